@@ -500,3 +500,100 @@ def test_the_language_guide_states_the_rolls_and_the_places_entered_before(
     assert _errors(compiler, text, tmp_path) == []
     wrong = text.replace("entered=(1, 3)", "entered=(3)")
     assert [c for c, *_ in _errors(compiler, wrong, tmp_path)] == ["E270"]
+
+
+# ---- an arc from two places: `arc_between(armour, (0, 0), 0, (1, 1), grid=hex)` ------------
+
+TANKS = """\
+ruleset tanks "Tanks"
+version 1.0.0
+languages en fr de ru
+units distance hex, cost MP
+grid squares "Squares" fr "Cases" de "Felder" ru "Клетки" : 1 hex, square, diagonals 1
+mode tank "Tank" fr "Char" de "Panzer" ru "Танк"
+layer ground "Ground" fr "Sol" de "Boden" ru "Земля" {
+  clear "Clear" fr "Dégagé" de "Frei" ru "Открыто" | 1
+}
+arcs armour "Armour arcs" fr "Arcs de blindage" de "Panzerbögen" ru "Секторы брони" {
+  front "Front" fr "Avant" de "Front" ru "Перед" | -60 to 60
+  side "Side" fr "Flanc" de "Flanke" ru "Борт"   | 60 to 120, -120 to -60
+  rear "Rear" fr "Arrière" de "Heck" ru "Корма"  | 120 to 240
+}
+example flank_shot "Where the shooter stands" fr "Où se tient le tireur" \\
+    de "Wo der Schütze steht" ru "Где стоит стрелок" {
+  arc_between(armour, (0, 0), 0, (-1, 2), grid=hex) = side
+  arc_between(armour, (2, 3), 3, (3, 3), grid=hex) = rear
+  arc_between(armour, (0, 0), 1, (0, -3), grid=squares) = front
+  arc_between(armour, (0, 0), 90 deg, (0, -5)) = side
+}
+"""
+"""On a hex grid heading 0 looks along +q, so (-1, 2) is 90 degrees off (a spine: the side);
+heading 3 looks along -q, so a shooter at +q is behind; off the grid a heading is in degrees
+clockwise from the top of the map."""
+
+
+def test_an_arc_example_gives_the_places_and_states_the_arc(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    assert _errors(compiler, TANKS, tmp_path) == []
+    [(code, line, column, message)] = _errors(
+        compiler,
+        TANKS.replace("3, (3, 3), grid=hex) = rear", "3, (3, 3), grid=hex) = front"),
+        tmp_path,
+    )
+    assert (code, line, column) == ("E270", TANKS.count("\n") - 3, 3)
+    assert message.endswith("is rear, not front as stated")
+
+
+@pytest.mark.parametrize(
+    ("question", "at", "words"),
+    [
+        ("arc_between(armour, 0, 0, (1, 1), grid=hex) = front", "0, 0,", "a pair of numbers"),
+        ("arc_between(armour, (0, 0), 6, (1, 1), grid=hex) = front", "6,", "0 to 5"),
+        ("arc_between(armour, (0, 0.5), 0, (1, 1), grid=hex) = front", "(0, 0.5)", "whole"),
+        ("arc_between(armour, (0, 0), 0, (1, 1), grid=hexes) = front", "grid", "not a grid"),
+        ("arc_between(armor, (0, 0), 0, (1, 1), grid=hex) = front", "armor", "did you mean"),
+    ],
+)
+def test_an_arc_example_written_otherwise_is_e272_at_the_argument(
+    compiler: Compiler, tmp_path: Path, question: str, at: str, words: str
+) -> None:
+    text = TANKS + 'example bad "Bad" fr "x" de "x" ru "x" {\n  ' + question + "\n}\n"
+    [(code, line, column, message)] = _errors(compiler, text, tmp_path)
+    assert (code, line, column) == ("E272", text.count("\n") - 1, question.index(at) + 3)
+    assert words in message
+
+
+def test_the_python_and_js_modules_replay_the_arc_examples(
+    compiler: Compiler, tmp_path: Path, node: str
+) -> None:
+    rs, vectors = _vectors(compiler, TANKS, tmp_path)
+    assert vectors[0]["args"] == ["armour", [0, 0], 0, [-1, 2]]
+    assert "4 passed" in replay_python(rs, tmp_path)
+    assert js_answers(rs, vectors, tmp_path) == [v["expected"] for v in vectors]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Armour arcs: the target at (0, 0) facing 0, the other at (-1, 2), grid hex | Side"),
+        ("fr", "Arcs de blindage : la cible en (0, 0) face au cap 0, l’autre en (-1, 2)"),  # noqa: RUF001
+        ("de", "Panzerbögen: das Ziel auf (0, 0) mit Richtung 0, der andere auf (-1, 2)"),
+        ("ru", "Секторы брони: цель в (0, 0) с направлением 0, другой в (-1, 2)"),  # noqa: RUF001
+    ],
+)
+def test_sheets_print_an_arc_example_in_every_language(
+    compiler: Compiler, tmp_path: Path, lang: str, words: str
+) -> None:
+    rs = compile_snippet(compiler, TANKS, tmp_path).ruleset
+    assert rs is not None
+    md = render_markdown(build_sheet(rs, lang)).replace("\u202f", " ").replace("\u00a0", " ")
+    assert words in md, md[md.find("| Q") :][:3000]
+
+
+def test_the_language_guide_gives_an_arc_two_places(compiler: Compiler, tmp_path: Path) -> None:
+    """docs/language.md, "Worked examples": the raking block builds, its answers checked."""
+    text = _guide_block("raking")
+    assert _errors(compiler, text, tmp_path) == []
+    wrong = text.replace("(1, 0), grid=hex) = rear", "(1, 0), grid=hex) = side")
+    assert [c for c, *_ in _errors(compiler, wrong, tmp_path)] == ["E270"]

@@ -21,7 +21,7 @@ from typing import Any, Literal, assert_never, get_args
 
 from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.diagnostics import did_you_mean
-from rulesdsl.examples import free_moves, route_inputs, unit_effects
+from rulesdsl.examples import arc_places, free_moves, route_inputs, unit_effects
 from rulesdsl.examples.statements import Answered as Answered
 from rulesdsl.examples.statements import (
     Plain,
@@ -204,6 +204,8 @@ def _function(args: _Args, function: ir.Ask) -> Answered:
             return free_moves.answer(args.rs, mode, args.rest(1), args.keyword("allowance"))
         case "effect":  # issue 40: an effect's value by unit type
             return unit_effects.answer(args.rs, args.rest(0), _name)
+        case "arc_between":  # issue 40: the arc where one stands, from two places
+            return arc_places.answer(args.rs, args.rest(0), args.keyword("grid"), _name)
         case _:
             assert_never(function)
 
@@ -562,8 +564,7 @@ def _route(args: _Args) -> Answered:
     if not answer.legal:
         parts = (*parts, {"word": "illegal"})
     steps = tuple(((*s.entered, *s.crossed), _cost_answer(s.cost)) for s in answer.steps)
-    found = args.keyword("entered")  # the places entered earlier, for the rolls (issue 40)
-    due = route_inputs.rolls(view, args.q, mode, written, move, found, state, answer.steps)
+    due = route_inputs.rolls(view, args, mode, written, move, state, answer.steps)  # issue 40
     return Answered(parts, rs.units.get("cost"), cells, places=steps, state=answer.state, rolls=due)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.diagnostics import did_you_mean
@@ -199,13 +200,20 @@ def attributed(rs: ir.Ruleset, q: ir.Question, answered: Answered) -> Answered:
     return replace(answered, parts=parts, unit=None, cells=tuple(map(_state_line, rs.states)))
 
 
+class Asked(Protocol):
+    """A question's arguments as the examples read them (:class:`rulesdsl.examples._Args`)."""
+
+    q: ir.Question
+
+    def keyword(self, name: str) -> Found | None: ...
+
+
 def rolls(
     rs: ir.Ruleset,
-    q: ir.Question,
+    args: Asked,
     mode: str,
     steps: list[tuple[list[str], list[str]]],
     move: str | None,
-    found: Found | None,
     state: dict[str, int] | None,
     costed: Sequence[semantics_routes.RouteStep],
 ) -> tuple[Plain, ...] | None:
@@ -214,6 +222,7 @@ def rolls(
     the places entered earlier in the turn, by step (1 for the first place entered), which no
     roll on first entering is due in again. None when the question states no ``.rolls``;
     ``entered`` without it is E492, as is a step the route does not have."""
+    q, found = args.q, args.keyword("entered")
     if found is not None:
         i, a = found
         numbers = [v.value if isinstance(v, ir.Number) and v.unit is None else 0 for v in a.values]

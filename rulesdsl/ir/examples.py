@@ -31,6 +31,7 @@ Ask = Literal[
     "rolls_due",
     "free_move",
     "effect",
+    "arc_between",
 ]
 """The module functions a worked example may ask, beside each step and decision by its name
 (:func:`rulesdsl.words.asked` reads a question's name as one)."""

@@ -99,6 +99,11 @@ def _head(
             return _arg(b, first[0]), [_row(b, q, a) for a in rest]
         case "free_move" if first:  # issue 40: the unit type, then each leg in words
             return b.w("ask:free_move"), [_arg(b, first[0]), *(_leg(b, a) for a in rest)]
+        case "arc_between" if (
+            len(rest) == 3
+        ):  # issue 40: the target's place and heading, the other's
+            target = b.w("example_arc_target", place=_pair(b, rest[0]), heading=_arg(b, rest[1]))
+            return _arg(b, first[0]), [target, b.w("example_arc_other", place=_pair(b, rest[2]))]
         case "effect" if len(rest) == 3:  # issue 40: the table, the outcome, the effect for whom
             effect = b.w("example_effect_for", effect=_effect(b, rest[1]), unit=_arg(b, rest[2]))
             return _arg(b, first[0]), [_row(b, q, rest[0]), effect]
@@ -117,6 +122,7 @@ def _head(
             | "rolls_due"
             | "free_move"
             | "effect"
+            | "arc_between"
         ):
             return b.w(f"ask:{verb}"), [_arg(b, a) for a in positional]
         case None:
@@ -228,6 +234,11 @@ def _row(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
     return _arg(b, a)
 
 
+def _pair(b: MoreBlocks, a: ir.ExampleArg) -> str:
+    """A place given as a pair, ``(2, 3)``, as written (issue 40)."""
+    return "(" + ", ".join(_value(b, v) for v in a.values) + ")" if a.grouped else _arg(b, a)
+
+
 def _effect(b: MoreBlocks, a: ir.ExampleArg) -> str:
     """An effect's name as the sheet's tables print it (``effect:damage``, issue 40)."""
     if len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
@@ -263,6 +274,7 @@ def _signed(kind: examples_stated.QuestionKind | None) -> bool:
             | "path_cost"
             | "free_move"
             | "effect"
+            | "arc_between"
             | None
         ):
             return False
@@ -318,6 +330,10 @@ def _outcome(b: MoreBlocks, q: ir.Question, word: str) -> str:
         for o in rt.outcomes:
             if o.id == word and q.args and _is(q.args[0], rt.id):
                 return b.label(o.info, word)
+    for block in b.rs.arcs:  # the arc where the other stands (issue 40)
+        for arc in block.arcs if q.args and _is(q.args[0], block.id) else ():
+            if arc.id == word:
+                return b.label(arc.info, word)
     if word == "illegal":
         return b.w("example_illegal")
     if word == "ends" and words.asked(q.ask) == "free_move":
@@ -365,6 +381,7 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
             | "rolls_due"
             | "free_move"
             | "effect"
+            | "arc_between"
             | None
         ):
             return []
