@@ -96,6 +96,7 @@ def answered(plan: module_plan.ModulePlan) -> set[str]:
     moves = {"move_cost", "can_enter", "can_end", "must_stop", "path_cost", "rolls_due"}
     free = {"free_move"} if plan.movement.free_facings else set()
     free |= {"effect"} if "unit effects" in plan.surface.parts else set()  # keyed by unit type
+    free |= {"arc_between"} if "arcs" in plan.surface.parts else set()  # places as pairs
     known = {"lookup", "param", "modifier", "conflicts", "route_cost"}
     return {*known, *dice, *sight, *code, *moves, *free}
 
@@ -156,6 +157,7 @@ _NAMED = {
     "route_cost",
     "line_of_sight",
     "free_move",
+    "arc_between",
 }
 """The questions the vectors ask by their own name (steps and decisions have the rule's)."""
 
