@@ -688,12 +688,14 @@ def test_every_worked_example_s_try_it_shows_its_stated_answer(
 
 def _no_calculator(example: dict[str, Any]) -> bool:
     """A worked example the page has no calculator for (issue 40): a free move off the grid,
+    an effect by unit type, an arc from two places, a route's state or rolls after it,
     a route from a state or in a wind, a line of sight from the viewer's state (docs/language.md,
     "Worked examples")."""
     kwargs = example["kwargs"]
     route = example["kind"] == "route_cost" and ("state" in kwargs or "wind" in kwargs)
     sight = example["kind"] == "line_of_sight" and "state" in kwargs
-    return example["kind"] == "free_move" or route or sight
+    elsewhere = example["kind"] in ("free_move", "effect", "arc_between")  # issue 40
+    return elsewhere or route or sight or "attribute" in example  # a route's state or rolls
 
 
 def same_answer(answer: dict[str, Any], expected: list[dict[str, Any]]) -> bool:

@@ -291,6 +291,7 @@ class PageModel(BuilderBase):
                     "args": list(v.args),
                     "kwargs": dict(v.kwargs),
                     "expected": list(v.expected),
+                    **({"attribute": v.attribute} if v.attribute else {}),  # `.state`, `.rolls`
                     "tryable": v.question in ASKED | named
                     or (v.question in ("roll", "chance") and v.args[0] in dice | results)
                     or v.question == "lookup"
