@@ -778,7 +778,7 @@ def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any
         "kind": question_kind(rs, q),
         "args": args,
         "kwargs": {a.keyword: _arg_plain(a) for a in q.args if a.keyword},
-        **({"attribute": q.attribute} if q.attribute else {}),  # `.state` (issue 40)
+        **({"attribute": q.attribute} if q.attribute else {}),  # `.state`, `.rolls` (issue 40)
         "expected": list(stated(q)),
         "unit": unit_of(q),
         "title": dict(example.info.labels),
