@@ -95,6 +95,8 @@ def answered(plan: module_plan.ModulePlan) -> set[str]:
     code = {s.name for s in plan.code.steps} | {d.name for d in plan.code.decisions}
     moves = {"move_cost", "can_enter", "can_end", "must_stop", "path_cost", "rolls_due"}
     free = {"free_move"} if plan.movement.free_facings else set()
+    free |= {"effect"} if "unit effects" in plan.surface.parts else set()  # keyed by unit type
+    free |= {"arc_between"} if "arcs" in plan.surface.parts else set()  # places as pairs
     known = {"lookup", "param", "modifier", "conflicts", "route_cost"}
     return {*known, *dice, *sight, *code, *moves, *free}
 
@@ -114,7 +116,9 @@ def test_js_module_passes_the_example_vectors(
     vectors = json.loads((GENERATED / f"{rid}.examples.json").read_text("utf-8"))["vectors"]
     chosen = asked(plans[rid], vectors)
     queries = [
-        {"function": v["question"], "args": v["args"], "kwargs": v["kwargs"]} for v in chosen
+        {"function": v["question"], "args": v["args"], "kwargs": v["kwargs"]}
+        | ({"attribute": v["attribute"]} if "attribute" in v else {})  # `.state` (issue 40)
+        for v in chosen
     ]
     answers = js_queries.ask_node(packages[rid], queries)
     wrong = [
@@ -153,6 +157,7 @@ _NAMED = {
     "route_cost",
     "line_of_sight",
     "free_move",
+    "arc_between",
 }
 """The questions the vectors ask by their own name (steps and decisions have the rule's)."""
 

@@ -10,7 +10,10 @@ is held to) and its stated answer compared with the rules' own.
 - E273: an argument or an answer in another unit than the rules use there.
 - E450-E455: a route's ``state=`` or ``wind=`` the rules do not take (issue 40,
   :mod:`rulesdsl.examples.route_inputs`); E456: a free move's leg written otherwise; E458: a
-  line of sight's ``state=`` for a sight rule with no band of a state.
+  line of sight's ``state=`` for a sight rule with no band of a state; E488: ``effect()``
+  where no effect is keyed by unit type (:mod:`rulesdsl.examples.unit_effects`); E489-E491:
+  a ``.state`` answer that is not a route's, a route with no state at the start, a state not
+  stated by name; E492: a route's ``entered=`` that is not its steps, or without ``.rolls``.
 """
 
 from __future__ import annotations
@@ -120,6 +123,12 @@ _ROUTE_INPUTS = {
     "`wind=2`: the heading the wind blows from; the route starts at heading 0": ("E453", "E454"),
     "a free move's legs in order: (straight, 2 in), (reverse, 1 in), (turn, -45 deg)": ("E456",),
     "a modifier's items in parentheses, `mods=(aimed, smoke)`, read as their total": ("E457",),
+    "`roll(table, total)` gives the effects every unit gets; effect() is the module's where an "
+    "effect is keyed by unit type (`damage & infantry 3`)": ("E488",),
+    "a route's state after it: route_cost(..., state=(speed=5, altitude=2)).state = (speed=3, "
+    "altitude=2), every state by name": ("E489", "E490", "E491"),
+    "`entered=(1, 3)`: the steps of the route entered earlier in the turn, which change only "
+    "the rolls due on first entering: state them, route_cost(...).rolls = survey, +1": ("E492",),
 }
 """The codes of a route example's ``state=`` and ``wind=`` and a free move's legs (issue 40),
 by what they take."""

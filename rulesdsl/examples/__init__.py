@@ -21,7 +21,7 @@ from typing import Any, Literal, assert_never, get_args
 
 from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.diagnostics import did_you_mean
-from rulesdsl.examples import free_moves, route_inputs
+from rulesdsl.examples import arc_places, free_moves, route_inputs, unit_effects
 from rulesdsl.examples.statements import Answered as Answered
 from rulesdsl.examples.statements import (
     Plain,
@@ -148,7 +148,7 @@ def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
     decisions = {d.id: d for d in rs.decisions}
     function = words.asked(q.ask)
     try:
-        route_inputs.only_state_named(q)
+        route_inputs.only_state_named(rs, q)
         if q.ask in steps:
             out = _step(args, steps[q.ask])
         elif q.ask in decisions:
@@ -165,7 +165,7 @@ def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
     except (ValueError, ZeroDivisionError, KeyError, StopIteration) as exc:
         raise Unanswerable(f"{q.ask}() cannot answer: {exc}") from None
     args.done()
-    return out
+    return route_inputs.attributed(rs, q, out) if q.attribute else out
 
 
 def _function(args: _Args, function: ir.Ask) -> Answered:
@@ -202,6 +202,10 @@ def _function(args: _Args, function: ir.Ask) -> Answered:
                 "unit type with facing off the grid",
             )
             return free_moves.answer(args.rs, mode, args.rest(1), args.keyword("allowance"))
+        case "effect":  # issue 40: an effect's value by unit type
+            return unit_effects.answer(args.rs, args.rest(0), _name)
+        case "arc_between":  # issue 40: the arc where one stands, from two places
+            return arc_places.answer(args.rs, args.rest(0), args.keyword("grid"), _name)
         case _:
             assert_never(function)
 
@@ -529,7 +533,7 @@ def _facing_route(args: _Args, mode: str) -> Answered:
         ((f"@{step.move}", *step.entered, *step.crossed), _cost_answer(step.cost))
         for step in answer.steps
     )
-    return Answered(parts, rs.units.get("cost"), cells, places=steps)
+    return Answered(parts, rs.units.get("cost"), cells, places=steps, state=answer.state)
 
 
 def _route(args: _Args) -> Answered:
@@ -560,12 +564,12 @@ def _route(args: _Args) -> Answered:
     if not answer.legal:
         parts = (*parts, {"word": "illegal"})
     steps = tuple(((*s.entered, *s.crossed), _cost_answer(s.cost)) for s in answer.steps)
-    return Answered(parts, rs.units.get("cost"), cells, places=steps)
+    due = route_inputs.rolls(view, args, mode, written, move, state, answer.steps)  # issue 40
+    return Answered(parts, rs.units.get("cost"), cells, places=steps, state=answer.state, rolls=due)
 
 
 def _rolls(args: _Args) -> Answered:
-    """``rolls_due(mode, features..., move=, on=)``: each roll due, as its name and its
-    modifier; ``none`` when no roll is."""
+    """``rolls_due(mode, features..., move=, on=)``: each roll due and its modifier, or none."""
     rs = args.rs
     mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
     features = [_name(a, _features(rs), "feature") for a in args.rest(1)]
@@ -774,6 +778,7 @@ def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any
         "kind": question_kind(rs, q),
         "args": args,
         "kwargs": {a.keyword: _arg_plain(a) for a in q.args if a.keyword},
+        **({"attribute": q.attribute} if q.attribute else {}),  # `.state`, `.rolls` (issue 40)
         "expected": list(stated(q)),
         "unit": unit_of(q),
         "title": dict(example.info.labels),

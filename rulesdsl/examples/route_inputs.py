@@ -1,18 +1,23 @@
 """What a worked example gives besides plain values (issue 40): a route's state at the start,
 ``state=(speed=5, altitude=2)`` (``state`` lines), and the wind's heading, ``wind=2`` (a facing
 rule that tacks or wears), read and checked as the module checks its ``state=`` and ``wind=``
-arguments; and a decision input that takes a modifier's items, ``mods=(aimed, smoke)``. Misuse
-has codes of its own (E450-E455, E457, E458; docs/diagnostics.md).
+arguments; a decision input that takes a modifier's items, ``mods=(aimed, smoke)``; and the
+state after a route, ``route_cost(...).state = (speed=3, altitude=4)``. Misuse has codes of its
+own (E450-E455, E457, E458, E489-E491; docs/diagnostics.md).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Protocol
 
-from rulesdsl import ir, semantics, spelling
+from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.diagnostics import did_you_mean
-from rulesdsl.examples.statements import Unanswerable
+from rulesdsl.examples.statements import Answered, Plain, Unanswerable
 from rulesdsl.semantics import facing as semantics_facing
+from rulesdsl.semantics import moves as semantics_moves
+from rulesdsl.semantics import routes as semantics_routes
 
 Found = tuple[int, ir.ExampleArg]
 """An argument and its index among the question's arguments."""
@@ -104,11 +109,13 @@ def wind(rs: ir.Ruleset, mode: str, found: Found | None) -> int | None:
     return int(number)
 
 
-def only_state_named(q: ir.Question) -> None:
-    """Named values are the state's alone: ``distance=(a=1)`` is E455."""
+def only_state_named(rs: ir.Ruleset, q: ir.Question) -> None:
+    """Named values are the state's alone: ``distance=(a=1)`` is E455; and a field of the
+    answer is a route's (:func:`attribute_asked`)."""
     for i, a in enumerate(q.args):
         if a.names and a.keyword != "state":
             raise Unanswerable("only 'state' takes values by name, state=(speed=5)", i, code="E455")
+    attribute_asked(rs, q)
 
 
 def headed(
@@ -146,3 +153,106 @@ def total(rs: ir.Ruleset, found: Found, modifier: str) -> float:
     value = semantics.modifier(rs, modifier, items)
     assert not isinstance(value, ir.Marker)  # E432: a modifier read as a total gives no marker
     return value
+
+
+def attribute_asked(rs: ir.Ruleset, q: ir.Question) -> None:
+    """``route_cost(...).state = (speed=3, altitude=4)``: only a route answers ``.state``
+    (E489), from a state given at the start (E490), stated as every state by name, once, a
+    whole number (E491); and ``.rolls``, a route without facing (E489 otherwise)."""
+    if not q.attribute:
+        return
+    facing = bool(q.args) and any(ir.Symbol(f.mode) in q.args[0].values for f in rs.facings)
+    if q.attribute == "rolls" and not facing and words.asked(q.ask) == "route_cost":
+        return
+    if q.attribute != "state" or words.asked(q.ask) != "route_cost":
+        raise Unanswerable(
+            f"'{q.ask}(...).{q.attribute}' is not an answer an example states: a route states "
+            "the state after it, route_cost(...).state = (...), and a route without facing its "
+            "rolls due, route_cost(...).rolls = ...",
+            code="E489",
+        )
+    found = next((i for i, a in enumerate(q.args) if a.keyword == "state"), None)
+    if found is None:
+        raise Unanswerable(
+            f"the state after the route needs the state at the start: add state=({_shape(rs)})",
+            code="E490",
+        )
+    names = [s.id for s in rs.states]
+    given = list(q.answer_names)
+    wrong = [v for v in q.answer if not isinstance(v, ir.Number) or v.unit is not None]
+    wrong += [v for v in q.answer if isinstance(v, ir.Number) and not float(v.value).is_integer()]
+    if sorted(given) != sorted(names) or len(set(given)) != len(given) or wrong:
+        raise Unanswerable(
+            f"'.state' states every state the rules carry by name, once, each a whole number: "
+            f"({_shape(rs)}), not ({', '.join(given)})",
+            code="E491",
+        )
+
+
+def attributed(rs: ir.Ruleset, q: ir.Question, answered: Answered) -> Answered:
+    """The answer of a question that states a field of a route: ``.state``, its state after
+    its last step by name (the module's ``Route.state``); ``.rolls``, its rolls due."""
+    if q.attribute == "rolls":
+        assert answered.rolls is not None  # attribute_asked: a route without facing
+        return replace(answered, parts=answered.rolls, unit=None)
+    assert answered.state is not None  # attribute_asked: a route given a state
+    parts = ({q.attribute: dict(answered.state)},)
+    return replace(answered, parts=parts, unit=None, cells=tuple(map(_state_line, rs.states)))
+
+
+class Asked(Protocol):
+    """A question's arguments as the examples read them (:class:`rulesdsl.examples._Args`)."""
+
+    q: ir.Question
+
+    def keyword(self, name: str) -> Found | None: ...
+
+
+def rolls(
+    rs: ir.Ruleset,
+    args: Asked,
+    mode: str,
+    steps: list[tuple[list[str], list[str]]],
+    move: str | None,
+    state: dict[str, int] | None,
+    costed: Sequence[semantics_routes.RouteStep],
+) -> tuple[Plain, ...] | None:
+    """``route_cost(..., entered=(2)).rolls = light_flak, 0``: the rolls due along a route
+    without facing, each its name and modifier (``none``), in the module's order; ``entered``:
+    the places entered earlier in the turn, by step (1 for the first place entered), which no
+    roll on first entering is due in again. None when the question states no ``.rolls``;
+    ``entered`` without it is E492, as is a step the route does not have."""
+    q, found = args.q, args.keyword("entered")
+    if found is not None:
+        i, a = found
+        numbers = [v.value if isinstance(v, ir.Number) and v.unit is None else 0 for v in a.values]
+        if q.attribute != "rolls" or not all(
+            float(n).is_integer() and 1 <= n <= len(steps) for n in numbers
+        ):
+            raise Unanswerable(
+                f"'entered' gives the steps of the route entered earlier in the turn, 1 to "
+                f"{len(steps)}, and changes only the rolls due: state them, "
+                "route_cost(..., entered=(1)).rolls = ...",
+                i,
+                code="E492",
+            )
+    if q.attribute != "rolls":
+        return None
+    places = list(range(len(steps) + 1))
+    entered = [int(n) for n in numbers] if found is not None else []
+    due = semantics_moves.route_rolls(rs, mode, steps, move, places, entered=entered)
+    if state is not None:  # rolls due in a band of the state: where the state is in it
+        due = semantics_routes.state_rolls(
+            rs, due, semantics_routes.states_along(rs, mode, move, state, costed)
+        )
+    parts = [part for d in due for part in ({"word": d.roll}, {"number": d.modifier})]
+    return tuple(parts) or ({"word": "none"},)
+
+
+def _state_line(s: ir.State) -> str:
+    """A ``state`` line's range and changes, as the rules write them: ``speed: 0 to 8, debris
+    -2, bomber climb -3``."""
+    changes = (
+        " ".join((*([c.mode] if c.mode else []), c.source, f"{c.amount:+d}")) for c in s.changes
+    )
+    return f"{s.id}: " + ", ".join((f"{s.low} to {s.high}", *changes))

@@ -48,6 +48,11 @@ class Answered:
     """A route's steps or a line's places: their features and what each costs or hinders."""
     value: ir.Value | None = None
     """A table cell's value itself, as the table holds it (``lookup``)."""
+    state: dict[str, int] | None = None
+    """A route's state after its last step, when it was given one at the start (issue 40)."""
+    rolls: tuple[Plain, ...] | None = None
+    """A route's rolls due, each its name and modifier (``none``: no roll), when a route
+    without facing was asked (issue 40)."""
 
 
 def plain(value: ir.Value) -> Plain:
@@ -83,6 +88,9 @@ def plain(value: ir.Value) -> Plain:
 
 
 def stated(q: ir.Question) -> tuple[Plain, ...]:
+    if q.answer_names:  # `.state = (speed=3, altitude=4)`: one part, the values by name
+        named = zip(q.answer_names, q.answer, strict=True)
+        return ({q.attribute: {n: next(iter(plain(v).values())) for n, v in named}},)
     return tuple(plain(v) for v in q.answer)
 
 
@@ -118,6 +126,12 @@ def _part_text(part: Plain, unit: str | None) -> str:
         return "yes" if value else "no"
     if form == "fraction":
         return f"{value[0]}/{value[1]}"
+    if isinstance(value, dict):  # a route's state, by name (issue 40)
+        return (
+            "("
+            + ", ".join(f"{k}={_part_text({'number': v}, None)}" for k, v in value.items())
+            + ")"
+        )
     if form == "span":
         return f"{spelling.number(value[0])}-{spelling.number(value[1])}"
     if form == "dice":
@@ -138,7 +152,8 @@ def question_text(q: ir.Question) -> str:
         text = f"({text})" if a.grouped else text
         return f"{a.keyword}={text}" if a.keyword else text
 
-    return f"{q.ask}({', '.join(arg(a) for a in q.args)})"
+    attribute = f".{q.attribute}" if q.attribute else ""
+    return f"{q.ask}({', '.join(arg(a) for a in q.args)}){attribute}"
 
 
 def unit_of(q: ir.Question) -> str | None:

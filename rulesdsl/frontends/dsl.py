@@ -25,6 +25,7 @@ from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_arcs import ArcRules
 from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token, place_order
+from rulesdsl.frontends.dsl_examples import ExampleRules
 from rulesdsl.frontends.dsl_lexer import LazyContextualLexer
 from rulesdsl.frontends.dsl_moves import MoveRules
 from rulesdsl.frontends.dsl_tables import TableRules
@@ -300,7 +301,7 @@ def _syntax_error(exc: UnexpectedInput, path: str, lark: Lark, lines: list[str])
     return error("E001", "unexpected end of file", pos, "is a block missing its closing '}'?")
 
 
-class _Builder(TableRules, MoveRules, ArcRules):
+class _Builder(TableRules, MoveRules, ArcRules, ExampleRules):
     """Lark tree -> syntax nodes. Each method, named after a grammar rule (or an alias), gets
     the node's meta and its built children; tokens pass through :meth:`__default_token__`.
 
@@ -743,10 +744,6 @@ class _Builder(TableRules, MoveRules, ArcRules):
 
     def example_answer(self, meta: Meta, ch: list[Any]) -> tuple[s.Located, ...]:
         return tuple(self._located(meta, c) for c in ch)
-
-    def fraction(self, meta: Meta, ch: list[Token]) -> s.Located:
-        # a chance, exact: kept as a share of one (numerator / denominator)
-        return s.Located(ir.Share(int(ch[0]), int(ch[1])), self._p(meta))
 
     def override_example(self, meta: Meta, ch: list[Any]) -> s.ExampleOverride:
         return s.ExampleOverride(ch[0], ch[1], ch[2], self._p(meta))

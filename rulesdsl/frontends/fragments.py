@@ -32,6 +32,7 @@ STARTS = (
     "column_value",
     "example_question",
     "example_answer",
+    "example_state",
     "facing_term",
     "arc_spans",
     "free_facing_term",
@@ -105,6 +106,7 @@ def _shift(tree: Tree[Token], line: int, column: int) -> None:
 _WHAT = {
     "example_question": "a question and its answer such as move_cost(walker, soft) = 3 MP",
     "example_answer": "an answer such as 3 MP",
+    "example_state": "a route's state by name such as (speed=3, altitude=2)",
     "cell": "a cell",
     "value": "a value",
     "quantity": "a quantity such as 2 in",

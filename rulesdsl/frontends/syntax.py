@@ -681,6 +681,9 @@ class QuestionNode:
     answer: tuple[Located, ...]
     extras: Extras
     pos: Pos
+    attribute: Name | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``.state``: the field of the module's answer the example states, by name (issue 40)."""
+    answer_names: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
 
 
 @dataclass(frozen=True)
@@ -702,6 +705,8 @@ class ExampleOverride(Change):
     answer: tuple[Located, ...]
     extras: Extras
     pos: Pos
+    answer_names: tuple[Name, ...] | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    """``| (speed=3, altitude=2)``: a route's state after it, by name (issue 40)."""
 
 
 @dataclass(frozen=True)

@@ -738,9 +738,13 @@ class Builder:
             path = self.path_names(k)
             if path[0].text == "example" and len(path) > 1 and cell_node is not None:
                 # `example.NAME[.N]: answer` restates an inherited worked example
-                answer = self.fragment(cell_node, "example_answer")
+                named = _raw(cell_node).lstrip().startswith("(")  # a route's `.state` (issue 40)
+                answer = self.fragment(cell_node, "example_state" if named else "example_answer")
                 if isinstance(answer, tuple):
-                    out.append(s.ExampleOverride(path[1:], answer, self.extras(v), self.pos(k)))
+                    answer, names = answer if named else (answer, None)
+                    out.append(
+                        s.ExampleOverride(path[1:], answer, self.extras(v), self.pos(k), names)
+                    )
                 continue
             out.append(s.OverrideDecl(path, self.cell(cell_node), self.extras(v), self.pos(k)))
         return out

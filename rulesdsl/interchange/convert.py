@@ -319,6 +319,8 @@ class _ToYaml:
             case s.ExampleOverride():
                 path = "example." + ".".join(n.text for n in st.path)
                 answer = self.span(st.answer[0].pos, st.answer[-1].pos)
+                if st.answer_names:  # a route's state after it, by name (issue 40)
+                    answer = f"({self.span(st.answer_names[0].pos, st.answer[-1].pos)})"
                 section("overrides")[path] = _extended("cell", answer, self.extras(st.extras))
             case s.RemoveDecl() | s.ExampleRemove() | s.FacingRemove():
                 removal = _extended("remove", _removed_path(st), self.extras(st.extras))

@@ -30,6 +30,8 @@ Ask = Literal[
     "path_cost",
     "rolls_due",
     "free_move",
+    "effect",
+    "arc_between",
 ]
 """The module functions a worked example may ask, beside each step and decision by its name
 (:func:`rulesdsl.words.asked` reads a question's name as one)."""
@@ -57,6 +59,11 @@ class Question:
     args: tuple[ExampleArg, ...]
     answer: tuple[Value, ...]
     info: Info
+    attribute: str = ""
+    """The field of the module's answer the example states, ``.state`` (issue 40); empty: the
+    answer itself."""
+    answer_names: tuple[str, ...] = ()
+    """The name of each value of the answer when they are named, ``(speed=3, altitude=4)``."""
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,9 @@ def _question(ctx: Context, q: s.QuestionNode) -> ir.Question:
     )
     answer = tuple(_value(ctx, v) for v in q.answer)
     info = ctx.info_of({}, q.extras)
-    return ctx.at(ir.Question(q.ask.text, args, answer, info), q.pos)
+    attribute = q.attribute.text if q.attribute is not None else ""  # `.state` (issue 40)
+    names = tuple(n.text for n in q.answer_names or ())
+    return ctx.at(ir.Question(q.ask.text, args, answer, info, attribute, names), q.pos)
 
 
 def _value(ctx: Context, loc: s.Located) -> ir.Value:

@@ -13,6 +13,7 @@ from rulesdsl import examples, ir, semantics, spelling, words
 from rulesdsl.examples import statements as examples_stated
 from rulesdsl.printed.sheet_more import MoreBlocks
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
+from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics import facing as semantics_facing
 from rulesdsl.units import DIMENSIONS
 
@@ -73,6 +74,8 @@ def question(b: MoreBlocks, q: ir.Question) -> str:
     positional = [a for a in q.args if not a.keyword]
     head, args = _head(b, q, verb, positional)
     args += [_keyword_text(b, q, a) for a in q.args if a.keyword]
+    if q.attribute:  # `.state`, `.rolls`: a field of the route's answer (issue 40)
+        args.append(b.w("ask:rolls_due" if q.attribute == "rolls" else "example_state_after"))
     return b.w("label_colon", label=head, text=", ".join(args)) if args else head
 
 
@@ -96,6 +99,14 @@ def _head(
             return _arg(b, first[0]), [_row(b, q, a) for a in rest]
         case "free_move" if first:  # issue 40: the unit type, then each leg in words
             return b.w("ask:free_move"), [_arg(b, first[0]), *(_leg(b, a) for a in rest)]
+        case "arc_between" if (
+            len(rest) == 3
+        ):  # issue 40: the target's place and heading, the other's
+            target = b.w("example_arc_target", place=_pair(b, rest[0]), heading=_arg(b, rest[1]))
+            return _arg(b, first[0]), [target, b.w("example_arc_other", place=_pair(b, rest[2]))]
+        case "effect" if len(rest) == 3:  # issue 40: the table, the outcome, the effect for whom
+            effect = b.w("example_effect_for", effect=_effect(b, rest[1]), unit=_arg(b, rest[2]))
+            return _arg(b, first[0]), [_row(b, q, rest[0]), effect]
         case (
             "modifier"
             | "line_of_sight"
@@ -110,6 +121,8 @@ def _head(
             | "path_cost"
             | "rolls_due"
             | "free_move"
+            | "effect"
+            | "arc_between"
         ):
             return b.w(f"ask:{verb}"), [_arg(b, a) for a in positional]
         case None:
@@ -135,13 +148,13 @@ def _keyword_text(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
     """A keyword argument with its name; ``on=first_entering`` (rolls_due) as the roll's time
     in words: "on entering for the first time"."""
     if a.names:  # a route's state at the start, each state by its label (issue 40)
-        states = {s.id: s for s in b.rs.states}
         given = (
-            f"{b.label(states[n].info, n) if n in states else n} {_value(b, v)}"
-            for n, v in zip(a.names, a.values, strict=True)
+            f"{_state_label(b, n)} {_value(b, v)}" for n, v in zip(a.names, a.values, strict=True)
         )
         sight = examples_stated.question_kind(b.rs, q) == "line_of_sight"  # the viewer's state
         return f"{b.input_name('viewer_state' if sight else a.keyword)} ({', '.join(given)})"
+    if a.keyword == "entered":  # the steps entered earlier in the turn (issue 40)
+        return b.w("example_entered", steps=", ".join(_value(b, v) for v in a.values))
     if a.keyword == "on" and len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
         when = a.values[0].name
         if when in get_args(ir.RollWhen):
@@ -221,6 +234,19 @@ def _row(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
     return _arg(b, a)
 
 
+def _pair(b: MoreBlocks, a: ir.ExampleArg) -> str:
+    """A place given as a pair, ``(2, 3)``, as written (issue 40)."""
+    return "(" + ", ".join(_value(b, v) for v in a.values) + ")" if a.grouped else _arg(b, a)
+
+
+def _effect(b: MoreBlocks, a: ir.ExampleArg) -> str:
+    """An effect's name as the sheet's tables print it (``effect:damage``, issue 40)."""
+    if len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):
+        key = a.values[0].name
+        return b.c.get(f"effect:{key}") or b.c.label(key.replace("_", " "))
+    return _arg(b, a)
+
+
 def _is(a: ir.ExampleArg, name: str) -> bool:
     return len(a.values) == 1 and a.values[0] == ir.Symbol(name)
 
@@ -247,6 +273,8 @@ def _signed(kind: examples_stated.QuestionKind | None) -> bool:
             | "line_of_sight"
             | "path_cost"
             | "free_move"
+            | "effect"
+            | "arc_between"
             | None
         ):
             return False
@@ -259,7 +287,8 @@ def answer(
 ) -> str:
     """The rules' answer in the sheet's words: ``3 MP``, ``⊘ impassable``, ``Passive lock``."""
     out = []
-    kind = examples_stated.question_kind(b.rs, q)
+    kind = "rolls_due" if q.attribute == "rolls" else examples_stated.question_kind(b.rs, q)
+    rolls = q.attribute == "rolls" or words.asked(q.ask) == "rolls_due"  # a route's too (issue 40)
     for part in parts:
         form, value = next(iter(part.items()))
         if form == "number":
@@ -269,15 +298,22 @@ def answer(
             out.append(b.text(ir.Marker(value)))
         elif form == "bool":
             out.append(b.w("yes" if value else "no"))
-        elif form == "word" and words.asked(q.ask) == "rolls_due" and value == "none":
+        elif form == "word" and rolls and value == "none":
             out.append(b.w("roll_none"))
         elif form == "word":
             out.append(_outcome(b, q, value))
         elif form == "fraction":
             out.append(f"{value[0]}/{value[1]}")
+        elif isinstance(value, dict):  # a route's state after it, each by its label (issue 40)
+            out.append(", ".join(f"{_state_label(b, k)} {b.num(n)}" for k, n in value.items()))
         else:
             out.append(examples_stated.answer_text([part]))
     return ", ".join(out)
+
+
+def _state_label(b: MoreBlocks, name: str) -> str:
+    state = next((s for s in b.rs.states if s.id == name), None)
+    return b.label(state.info, name) if state is not None else name
 
 
 def _outcome(b: MoreBlocks, q: ir.Question, word: str) -> str:
@@ -294,6 +330,10 @@ def _outcome(b: MoreBlocks, q: ir.Question, word: str) -> str:
         for o in rt.outcomes:
             if o.id == word and q.args and _is(q.args[0], rt.id):
                 return b.label(o.info, word)
+    for block in b.rs.arcs:  # the arc where the other stands (issue 40)
+        for arc in block.arcs if q.args and _is(q.args[0], block.id) else ():
+            if arc.id == word:
+                return b.label(arc.info, word)
     if word == "illegal":
         return b.w("example_illegal")
     if word == "ends" and words.asked(q.ask) == "free_move":
@@ -308,6 +348,8 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
     """The cells behind the answer, by their labels: each feature's cost for the mode, each
     item's modifier, the step's rule, the decision row that holds, the dice row."""
     verb = examples_stated.question_kind(b.rs, q)
+    if q.attribute:  # a route's state or rolls: its steps' costs do not give them (issue 40)
+        return []
     symbols = [
         v.name for a in q.args if not a.keyword for v in a.values if isinstance(v, ir.Symbol)
     ]
@@ -324,6 +366,8 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
             return _dice_cells(b, q, symbols, chance=verb == "chance")
         case "line_of_sight" | "route_cost":
             return _route_cells(b, q)
+        case "effect" if len(symbols) == 4:
+            return _effect_cells(b, symbols)
         case (
             "move_cost"
             | "can_enter"
@@ -336,11 +380,26 @@ def cells(b: MoreBlocks, q: ir.Question) -> list[str]:
             | "path_cost"
             | "rolls_due"
             | "free_move"
+            | "effect"
+            | "arc_between"
             | None
         ):
             return []
         case _:
             assert_never(verb)
+
+
+def _effect_cells(b: MoreBlocks, symbols: list[str]) -> list[str]:
+    """The outcome's cell for the effect asked (``effect(table, outcome, name, mode)``): its
+    value for everyone, then by unit type (issue 40)."""
+    table, outcome, effect, _ = symbols
+    for t, o, everyone, keyed in semantics_effects.keyed_outcomes(b.rs):
+        if (t, o) == (table, outcome) and effect in everyone:
+            cell = b.effects(
+                {effect: everyone[effect]}, {effect: keyed[effect]} if effect in keyed else None
+            )
+            return [cell.text]
+    return []
 
 
 def _place_cells(b: MoreBlocks, symbols: list[str]) -> list[str]:

@@ -323,7 +323,9 @@ class Merger(Removals):
             )
             return
         questions = list(example.questions)
-        questions[number - 1] = replace(questions[number - 1], answer=st.answer)
+        questions[number - 1] = replace(  # a `.state` answer by name (issue 40)
+            questions[number - 1], answer=st.answer, answer_names=st.answer_names
+        )
         self.statements[index] = replace(example, questions=tuple(questions), inherited="")
         self._record("override", ir.ExamplePath(name.text, number if count > 1 else 0), st.extras)
 

@@ -314,11 +314,16 @@ class PageModel(BuilderBase):
                     "args": list(v.args),
                     "kwargs": dict(v.kwargs),
                     "expected": list(v.expected),
+                    **({"attribute": v.attribute} if v.attribute else {}),  # `.state`, `.rolls`
                     "tryable": v.question in ASKED | named
                     or (v.question in ("roll", "chance") and v.args[0] in dice | results)
                     or v.question == "lookup"
                     or (v.question == "line_of_sight" and self.line_fits(v.args[1:]))
-                    or (v.question == "route_cost" and self.route_fits(v.args[1:], v.kwargs)),
+                    or (
+                        v.question == "route_cost"
+                        and not v.attribute  # `.state`, `.rolls`: the calculator answers the total
+                        and self.route_fits(v.args[1:], v.kwargs)
+                    ),
                 }
             )
         return out

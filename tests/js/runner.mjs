@@ -150,6 +150,8 @@ const answers = request.queries.map((query) => {
     if (query.facing) return { answer: answerFacing(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
     if (query.board !== undefined) return { answer: answerRoute(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
     const value = ask(m, query);
+    if (query.attribute === "rolls") return { answer: rolls(value.rolls) }; // `.rolls` (issue 40)
+    if (query.attribute) return { answer: [{ [query.attribute]: { ...value[query.attribute] } }] }; // `.state` (issue 40)
     return { answer: query.function === "rolls_due" ? rolls(value, query.full) : plain(m, value), ...detail(m, value) };
   } catch (error) {
     return { error: error.code ?? error.constructor.name, message: error.message };

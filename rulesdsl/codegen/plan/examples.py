@@ -27,6 +27,10 @@ class Vector:
     unit: str | None
     title: Mapping[str, str]
     text: str
+    attribute: str = ""
+    """The field of the answer the example states, ``state`` for ``route_cost(...).state``,
+    ``rolls`` for ``.rolls`` (issue 40); empty: the answer itself, and the JSON leaves the key
+    out."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,10 @@ def vectors_document(plan: ExamplesPlan) -> dict[str, Any]:
         "ruleset": plan.ruleset,
         "version": plan.version,
         "digest": plan.digest,
-        "vectors": [dataclasses.asdict(v) for v in plan.vectors],
+        "vectors": [  # `attribute` only where an example states one (issue 40)
+            {k: x for k, x in dataclasses.asdict(v).items() if k != "attribute" or x}
+            for v in plan.vectors
+        ],
     }
 
 
@@ -197,5 +200,11 @@ def facing_route(args: list[Any], kwargs: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("vector", VECTORS, ids=[v["text"] for v in VECTORS])
 def test_worked_example(vector: dict[str, Any]) -> None:
-    assert same(plain(ask(vector)), vector["expected"]), vector["text"]
+    answer = ask(vector)
+    if "attribute" in vector:  # `route_cost(...).state`, `.rolls`: a field of the route
+        field = getattr(answer, vector["attribute"])
+        got = [{"state": dict(field)}] if vector["attribute"] == "state" else plain(field)
+        assert same(got, vector["expected"]), vector["text"]
+        return
+    assert same(plain(answer), vector["expected"]), vector["text"]
 '''
