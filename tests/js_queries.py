@@ -231,6 +231,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_moves,
         js_queries_numbers,
         js_queries_pairs,
+        js_queries_rollst,
         js_queries_routes,
         js_queries_routes_inputs,
         js_queries_sight,
@@ -276,6 +277,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "state_bands": js_queries_stcond.band_queries,
         "unit_effect": js_queries_unitvalue.unit_effect_queries,
         "stall": js_queries_stall.stall_queries,
+        "roll_bands": js_queries_rollst.roll_band_queries,
     }
 
 
