@@ -206,6 +206,22 @@ def test_the_place_calculator_lists_a_roll_in_a_band_only_while_the_unit_s_state
     assert evaluate(browser, legend) == "the unit's state"
 
 
+def test_a_page_of_rules_with_a_stall_roll_offers_it_with_the_unit_s_state(
+    tmp_path: Path,
+) -> None:
+    """A roll on any step in a band (a stall): the place calculator has the unit's state and
+    offers 'on any step' among the times of roll, which rollsDue answers given the state."""
+    body = GLIDERS.replace(
+        "drift wind", 'roll stall "Stall" : 1d6 on any step when altitude below 1\ndrift wind'
+    )
+    compiled = compile_snippet(Compiler(), body)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    page = _pages(compiled.ruleset, tmp_path)["gliders.en.html"].read_text("utf-8")
+    place = json.loads(page.split('id="page-data">')[1].split("</script>")[0])["place"]
+    assert place["roll_bands"] and place["on"][-1]["id"] == "any_step"
+    assert '<fieldset class="state"><legend>the unit&#39;s state</legend>' in page
+
+
 ROUTES = (
     [{"features": ["clear"]}, {"features": ["clear"]}, {"features": ["clear"]}, "turn"],
     [{"features": ["clear"]}, {"features": ["storm"]}, {"features": ["cloud", "battery"]}],
