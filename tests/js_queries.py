@@ -233,6 +233,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_moves,
         js_queries_numbers,
         js_queries_pairs,
+        js_queries_rollst,
         js_queries_routes,
         js_queries_routes_inputs,
         js_queries_sight,
@@ -281,6 +282,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "facing_whole": js_queries_facing_whole.facing_whole_queries,
         "capped": js_queries_capped.capped_queries,
         "first_step": js_queries_stall.first_step_queries,
+        "roll_bands": js_queries_rollst.roll_band_queries,
     }
 
 

@@ -214,7 +214,8 @@ def place_question(
     available = rng.choice(["", "", 1, 2, 5])
     on = rng.choice(p["on"])["id"] if p["on"] else "entering"
     inputs = {i["name"]: rng.choice(NUMBERS[:8]) for i in p["inputs"]}
-    state, state_fields = state_given(data, rng, any(s.get("band") for s in p["sights"]))
+    banded = p.get("roll_bands", False)  # a roll due in a band reads the unit's state
+    state, state_fields = state_given(data, rng, banded or any(s.get("band") for s in p["sights"]))
     fields: list[Any] = [['[data-arg="mode"]', mode]]
     fields += [
         [f'input[name=feature][value="{f["id"]}"]', f["id"] in features]
@@ -231,13 +232,14 @@ def place_question(
     fields += state_fields
     options = {"allowance": allowance if allowance != "" else None, "move": move or None, **inputs}
     entering = {"available": available if available != "" else None}
+    rolled = {"state": state} if banded and state else {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             dues: Any = {
                 "rolls": [
                     [d.roll, d.modifier]
-                    for d in module.rolls_due(mode, *features, move=move or None, on=on)
+                    for d in module.rolls_due(mode, *features, move=move or None, on=on, **rolled)
                 ]
             }
         except Exception as error:

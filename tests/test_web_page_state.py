@@ -169,6 +169,59 @@ def test_a_sight_rule_in_a_band_asks_for_the_state_in_the_page_s_language(
     assert shown == "Donnez chaque valeur de l\u2019état."
 
 
+def test_the_place_calculator_lists_a_roll_in_a_band_only_while_the_unit_s_state_is_in_it(
+    canvas: tuple[ModuleType, dict[str, Path]], browser: web.Browser
+) -> None:
+    """canvas_wings' flak (machine guns below altitude 3, the battery above 2, read after a
+    storm's downdraft): a scout over each ground feature, in clear sky and in a storm, at every
+    altitude and with no state: the rolls the page lists are the Python module's given that
+    state as it enters (none given: every roll the place calls for, as the module lists them);
+    a state given in part asks for the rest. The fields are the unit's state."""
+    module, pages = canvas
+    put, wanted = [], []
+    for sky in ("clear", "storm"):
+        for ground in ("mg_post", "battery"):
+            for state in [None, *STATES]:
+                fields = [['[data-arg="mode"]', "scout"], ['[data-arg="move"]', ""]]
+                fields += [['[data-arg="on"]', "entering"], *_state(state, ("speed", "altitude"))]
+                fields += [
+                    [f'input[name=feature][value="{f}"]', f in (sky, ground)]
+                    for f in ("clear", "cloud", "storm", "mg_post", "battery")
+                ]
+                read = ['output[data-ask="rolls_due"]']
+                put.append({"form": "place", "set": fields, "read": read})
+                dues = module.rolls_due("scout", sky, ground, state=state)
+                wanted.append([{"rolls": [[d.roll, d.modifier] for d in dues]}])
+    visit(browser, pages["canvas_wings.en.html"])
+    answers = ask(browser, put)
+    assert [(q, a, e) for q, a, e in zip(put, answers, wanted, strict=True) if a != e] == []
+    machine_guns = answers[: 1 + len(STATES)]  # clear sky over the machine guns
+    assert [bool(a[0]["rolls"]) for a in machine_guns] == [True] * 4 + [False] * 7
+    partly = [['input[data-state="speed"]', 4], ['input[data-state="altitude"]', ""]]
+    read = ['output[data-ask="rolls_due"]']
+    assert ask(browser, [{"form": "place", "set": partly, "read": read}]) == [[None]]
+    shown = "document.querySelector('#place output[data-ask=rolls_due]').textContent"
+    assert evaluate(browser, shown) == "Give every value of the state."
+    legend = "document.querySelector('#place fieldset.state legend').textContent"
+    assert evaluate(browser, legend) == "the unit's state"
+
+
+def test_a_page_of_rules_with_a_stall_roll_offers_it_with_the_unit_s_state(
+    tmp_path: Path,
+) -> None:
+    """A roll on any step in a band (a stall): the place calculator has the unit's state and
+    offers 'on any step' among the times of roll, which rollsDue answers given the state."""
+    body = GLIDERS.replace(
+        "drift wind", 'roll stall "Stall" : 1d6 on any step when altitude below 1\ndrift wind'
+    )
+    compiled = compile_snippet(Compiler(), body)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    page = _pages(compiled.ruleset, tmp_path)["gliders.en.html"].read_text("utf-8")
+    place = json.loads(page.split('id="page-data">')[1].split("</script>")[0])["place"]
+    assert place["roll_bands"] and place["on"][-1]["id"] == "any_step"
+    assert '<fieldset class="state"><legend>the unit&#39;s state</legend>' in page
+
+
 ROUTES = (
     [{"features": ["clear"]}, {"features": ["clear"]}, {"features": ["clear"]}, "turn"],
     [{"features": ["clear"]}, {"features": ["storm"]}, {"features": ["cloud", "battery"]}],

@@ -1728,19 +1728,32 @@ def rolls_due(
     *features: FeatureName,
     move: str | None = None,
     on: str = "entering",
+    state: Mapping[str, int] | None = None,
 ) -> tuple[RollDue, ...]:
     """The rolls due when ``mode`` (making the move ``move``, if given) enters a place with
     ``features`` (``on="entering"``; ``"first_entering"``, ``"ending"``, or ``"crossing"`` an
-    edge with those features), each with its modifier; step 1, place None."""
+    edge with those features), each with its modifier; step 1, place None. ``state``: the
+    unit's state as it enters, changed by ``features`` as a route's step changes it; a roll
+    due only in a band of a state is then listed only while the state is in the band (one
+    due on any step included). Without it, every roll the features call for is listed."""
     _place_check("rolls_due", mode, features)
     if move is not None:
         _kind("rolls_due", move, mode)
     if on not in _ROLL_ORDER:
         raise InvalidArgument("rolls_due", "on", on, f"must be one of {', '.join(_ROLL_ORDER)}")
+    carried = _carried_arg("rolls_due", state)
+    if carried is not None:  # read after the place's change, kept where that breaks a range
+        after = _changed(carried, mode, features)
+        carried = carried if _out_of_range(after) else after
     out: list[RollDue] = []
     for rule in ROLLS.values():
         if rule.on != on:
             continue
+        band = _ROLL_STATES.get(rule.id)
+        if carried is not None and band is not None:
+            index, side, bound = band
+            if not (carried[index] < bound if side == "below" else carried[index] > bound):
+                continue
         found = _place_roll(rule.id, mode, move, features)
         if found is not None:
             due = (1, None, on, rule.id, rule.dice, rule.table, found[0], found[1], move or "")

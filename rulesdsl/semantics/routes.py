@@ -25,7 +25,7 @@ from rulesdsl.semantics import (
     summed_per_distance,
     written_key,
 )
-from rulesdsl.semantics.moves import Due
+from rulesdsl.semantics.moves import Due, place_roll
 
 
 def written_state(
@@ -313,6 +313,34 @@ def state_rolls(
             once.add(due.roll)
         kept.append(due)
     return tuple(kept)
+
+
+def place_rolls(
+    rs: ir.Ruleset,
+    mode: str,
+    names: Sequence[str],
+    on: ir.RollWhen,
+    move: str | None = None,
+    state: Mapping[str, int] | None = None,
+) -> tuple[Due, ...]:
+    """The rolls due for one place (or edge, ``on="crossing"``) with ``names`` (the module's
+    ``rolls_due``), at step 1. Given the unit's ``state`` as it enters: one due only in a band
+    of a state is kept while the state, changed by ``names`` as a route's step changes it (kept
+    as it was where that breaks a range), is in the band; a roll on any step, which no feature
+    calls for, is then due in its band. Without a state, every roll the features call for."""
+    dues = []
+    for rule in rs.rolls:
+        if rule.when != on:
+            continue
+        if rule.when == "any_step":
+            dues += [Due(1, on, rule.id, 0.0, ())] if state is not None else []
+        elif (found := place_roll(rs, rule, mode, names, move)) is not None:
+            dues.append(Due(1, on, rule.id, *found))
+    if state is None:
+        return tuple(dues)
+    begin = tuple(state[s.id] for s in rs.states)
+    after = state_change(rs, mode, begin, names)
+    return state_rolls(rs, dues, [begin, begin if out_of_range(rs, after, mode) else after])
 
 
 def info_label(rs: ir.Ruleset, item_info: ir.Info, fallback: str) -> str:

@@ -17,7 +17,7 @@ from rulesdsl.codegen.plan.examples import ExamplesPlan
 from rulesdsl.printed.sheet_base import BuilderBase
 from rulesdsl.printed.sheet_view import UNITLESS
 from rulesdsl.semantics.effects import whole_map
-from rulesdsl.semantics.moves import ROLL_ORDER
+from rulesdsl.semantics.moves import roll_order
 from rulesdsl.semantics.tables import on_edges, roll_of
 
 Data = dict[str, Any]
@@ -98,7 +98,8 @@ class PageModel(BuilderBase):
     def place(self, cost_inputs: tuple[str, ...], outcomes: tuple[str, ...]) -> Data | None:
         """The place calculator: the unit types, kinds of move and the features of a place
         by layer (not those on the edges between places), the dice outcomes a place may have
-        (``cratered``), and the inputs a cost takes."""
+        (``cratered``), and the inputs a cost takes; ``roll_bands`` where a roll is due only in
+        a band of a state (the page passes the unit's state to ``rollsDue``)."""
         rs = self.rs
         if not rs.modes or not rs.features:
             return None
@@ -118,7 +119,7 @@ class PageModel(BuilderBase):
             "layers": layers,
             "inputs": list({i["name"]: i for i in inputs}.values()),
             "distance": self.unit_word(unit),
-            "on": [{"id": on, "label": self.w(f"roll_when_{on}")} for on in ROLL_ORDER]
+            "on": [{"id": on, "label": self.w(f"roll_when_{on}")} for on in roll_order(rs)]
             if rs.rolls
             else [],
             "asks": {ask: self.w(f"ask:{ask}") for ask in PLACE_ASKS},
@@ -131,6 +132,7 @@ class PageModel(BuilderBase):
             "sights": [self.sight(s) for s in rs.sights],
             "whole_map": sorted(whole_map(rs)),
             **self.wind(),
+            **({"roll_bands": True} if any(r.state for r in rs.rolls) else {}),  # the unit's state
         }
 
     def sight(self, s: ir.Sight) -> Data:

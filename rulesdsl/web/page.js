@@ -368,14 +368,21 @@ page: {
     const inputs = {};
     for (const field of form.querySelectorAll("input[data-input]")) inputs[field.dataset.arg] = number(field.dataset.arg);
     const options = { allowance: number("allowance"), move, ...inputs };
+    const state = stateOf(form); // [state fields]
+    const rolled = PAGE.place.roll_bands && state ? { state } : {}; // a roll in a band reads the unit's state // [state fields]
     const asks = {
       move_cost: () => moveCost(mode, features, { ...options, distance: number("distance") ?? 1 }),
       can_enter: () => canEnter(mode, features, { ...options, available: number("available") }),
       can_end: () => canEnd(mode, features),
       must_stop: () => mustStop(mode, features),
-      rolls_due: () => rollsDue(mode, features, { move, on: arg("on") || "entering" }),
+      rolls_due: () => rollsDue(mode, features, { move, on: arg("on") || "entering" }), // [no state fields]
+      rolls_due: () => rollsDue(mode, features, { move, on: arg("on") || "entering", ...rolled }), // [state fields]
     };
     for (const output of form.querySelectorAll("output[data-ask]")) {
+      if (output.dataset.ask === "rolls_due" && PAGE.place.roll_bands && state === undefined) { // [state fields]
+        needs(output, W.state_needed); // [state fields]
+        continue; // [state fields]
+      } // [state fields]
       const dues = answer(output, asks[output.dataset.ask]);
       if (output.dataset.ask === "rolls_due" && Array.isArray(dues)) {
         output.dataset.answer = JSON.stringify({ rolls: dues.map((due) => [due.roll, due.modifier]) });
@@ -392,7 +399,6 @@ page: {
       answer(output, () => (rule && speed !== null ? reachable(board(), mode, [[0, 0], 0], speed, { move }).turnMode : null));
     }
     // a place's sight value: its own on a line of sight that crosses it (``distance`` long)
-    const state = stateOf(form); // [state fields]
     for (const output of form.querySelectorAll("output[data-sight]")) {
       const rule = SIGHTS[output.dataset.sight];
       const crossed = rule.crossed ? [0, number("distance") ?? 1, 0] : null;

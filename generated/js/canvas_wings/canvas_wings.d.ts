@@ -499,6 +499,9 @@ export declare function pathCost(
 export declare function rollsDue(mode: ModeName, features?: readonly PlaceName[], options?: {
   move?: MoveName | null;
   on?: RollTime;
+  /** The unit's state as it enters (every state of STATES): a roll in a band of it is due
+   * only while the state, changed by the place, is in the band. */
+  state?: Readonly<Record<StateName, number>> | null;
 }): RollDue[];
 export type ArcsName = "attack";
 type ArcSpans = readonly (readonly [number, number])[];

@@ -1685,18 +1685,29 @@ function _placeRoll(roll, mode, move, features) {
 
 /** The rolls due when ``mode`` (making the move ``move``, if given) enters a place with
  * ``features`` (``on: "entering"``; "first_entering", "ending", or "crossing" an edge with
- * those features), each a RollDue at step 1, place null. */
+ * those features), each a RollDue at step 1, place null. ``state``: the unit's state as it
+ * enters, changed by ``features`` as a route's step changes it; a roll due only in a band of
+ * a state is then listed only while the state is in the band (one on any step included). */
 export function rollsDue(mode, features = [], options = _NO_OPTIONS) {
-  _unexpected("rolls_due", _inputsOf(options, ["move", "on"]));
-  const { move = null, on = "entering" } = options;
+  _unexpected("rolls_due", _inputsOf(options, ["move", "on", "state"]));
+  const { move = null, on = "entering", state = null } = options;
   _placeCheck("rolls_due", mode, features);
   if (move !== null && move !== undefined) _kind("rolls_due", move, mode);
   if (!_ROLL_ORDER.includes(on)) {
     throw new InvalidArgument("rolls_due", "on", on, `must be one of ${_ROLL_ORDER.join(", ")}`);
   }
+  let carried = _carriedArg("rolls_due", state, mode);
+  if (carried !== null) { // read after the place's change, kept where that breaks a range
+    const after = _changed(carried, mode, features);
+    if (!_outOfRange(after, mode)) carried = after;
+  }
   const out = [];
   for (const rule of Object.values(ROLLS)) {
     if (rule.on !== on) continue;
+    const band = carried === null ? undefined : _ROLL_STATES[rule.id];
+    if (band !== undefined) {
+      if (!(band[1] === "below" ? carried[band[0]] < band[2] : carried[band[0]] > band[2])) continue;
+    }
     const found = _placeRoll(rule.id, mode, move, features);
     if (found !== null) {
       out.push(new RollDue(1, null, on, rule.id, rule.dice, rule.table, found[0], Object.freeze(found[1]), move ?? ""));

@@ -25,9 +25,9 @@ from rulesdsl.codegen.js.data import data_js
 from rulesdsl.codegen.js.dts import dts
 from rulesdsl.codegen.js.facing import facing_js
 from rulesdsl.codegen.js.free_facing import free_facing_js
-from rulesdsl.codegen.js.moves import movement_dts, movement_js
+from rulesdsl.codegen.js.moves import ROLL_BANDS, movement_dts, movement_js
 from rulesdsl.codegen.js.results import results_js, runtime_results
-from rulesdsl.codegen.js.routes import marked, routes_js, state_reads_js
+from rulesdsl.codegen.js.routes import STEP_ROLLS, marked, routes_js, state_reads_js
 from rulesdsl.codegen.js.sight import outcomes_js, runtime_sight, sight_js
 from rulesdsl.codegen.js.unit_effects import unit_effects_dts, unit_effects_js
 from rulesdsl.codegen.js.values import (
@@ -98,7 +98,11 @@ def module_js(plan: module_plan.ModulePlan) -> str:
         *(["", runtime_results(plan.data).rstrip("\n")] if results else []),
         *(["", runtime("runtime_unit_effects.js").rstrip("\n")] if unit_effects else []),
         "",
-        runtime("runtime_moves.js").rstrip("\n"),
+        marked(
+            marked(runtime("runtime_moves.js"), bool(plan.movement.roll_states), *ROLL_BANDS),
+            "any_step" in plan.movement.roll_order,
+            *STEP_ROLLS,
+        ),
         "",
         "// ---- the ruleset ----",
         "",

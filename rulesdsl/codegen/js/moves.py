@@ -18,6 +18,18 @@ from rulesdsl.codegen.plan import header as plan_header
 from rulesdsl.codegen.plan import movement as plan_movement
 from rulesdsl.codegen.plan import values as plan_values
 
+ROLL_BANDS = (" // [roll bands]", " // [no roll bands]")
+"""The marks of ``runtime_moves.js`` lines kept only in modules with (without) a roll due in a
+band of a state, whose ``rollsDue`` takes the unit's ``state`` (its lines for a roll on any
+step also marked as :data:`~rulesdsl.codegen.js.routes.STEP_ROLLS`)."""
+
+
+_STATE_OPTION = (
+    "  /** The unit's state as it enters (every state of STATES): a roll in a band of it is due",
+    "   * only while the state, changed by the place, is in the band. */",
+    "  state?: Readonly<Record<StateName, number>> | null;",
+)
+
 
 def once_js(cost: plan_values.OnceCost) -> str:
     """A cost paid once per move as the module's record."""
@@ -215,6 +227,7 @@ def movement_dts(plan: ModulePlan) -> str:
         f"export declare function rollsDue({place}, options?: {{",
         "  move?: MoveName | null;",
         "  on?: RollTime;",
+        *(_STATE_OPTION if movement.roll_states else ()),
         "}): RollDue[];",
     ]
     return "\n".join(lines) + "\n"
