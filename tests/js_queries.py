@@ -234,6 +234,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_pairs,
         js_queries_routes,
         js_queries_routes_inputs,
+        js_queries_sail,
         js_queries_sight,
         js_queries_stall,
         js_queries_state,
@@ -278,6 +279,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "unit_effect": js_queries_unitvalue.unit_effect_queries,
         "stall": js_queries_stall.stall_queries,
         "facing_whole": js_queries_facing_whole.facing_whole_queries,
+        "sail": js_queries_sail.sail_queries,
     }
 
 

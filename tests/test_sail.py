@@ -1,0 +1,224 @@
+"""The point of sail in step costs (issue 40): `sail by ARCS (running +0 MP, reach +1 MP, close
++2 MP, in_irons impassable)`, a clause of a facing rule. The wind (`wind=`, the heading it blows
+from) seen from the unit's heading falls in an arc of ARCS; each step (forward, backward,
+sideslip: the heading kept) costs that arc's amount more, or is impassable. route_cost says the
+arc of an impassable step; cheapest_route and reachable go round it (beating to windward). The
+module, its JavaScript twin and the reference semantics answer alike; misuse is E496, E497,
+E510, E511 and E512 at line and column; a ruleset without the clause emits what it did."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulesdsl import ir
+from rulesdsl.codegen import plan as module_plan
+from rulesdsl.compiler import Compiler
+from rulesdsl.semantics import facing as semantic_facing
+from tests import js_queries
+from tests.conftest import compile_snippet, import_rendered
+from tests.test_js_target import node, write_package
+from tests.test_sight_and_results import located
+
+__all__ = ["node"]  # the fixture
+
+SHIPS = """ruleset ships "Ships"
+version 1.0.0
+units distance hex, cost MP
+grid ocean "Ocean hex" : 1 hex, hex
+mode brig "Brig"
+mode galley "Galley"
+layer waters "Waters" one per place {
+  deep "Deep water"  | 1
+  shoal "Shoal"      | 2
+}
+arcs points "Points of sail" {
+  in_irons "In irons"   | -30 to 30
+  close "Close-hauled"  | 30 to 90, -90 to -30
+  reach "Reach"         | 90 to 150, -150 to -90
+  running "Running"     | 150 to 210
+}
+facing brig on ocean : turn 1 MP per hexside, sail by points (running +0 MP, reach +1 MP, \\
+    close +2 MP, in_irons impassable)
+facing galley on ocean : turn 1 MP per hexside
+"""
+
+TACKING = (
+    SHIPS.replace(
+        "facing brig on ocean : turn 1 MP per hexside,",
+        "facing brig on ocean : turn 1 MP per hexside, tack +1 MP, backward +1 MP,",
+    )
+    + 'state crew "Crew" : 0 to 3, shoal -1\n'
+)
+"""The same rules with the brig tacking and moving backward, and a crew state besides."""
+
+
+def _ruleset(text: str = SHIPS) -> ir.Ruleset:
+    compiled = compile_snippet(Compiler(), text)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    return compiled.ruleset
+
+
+@pytest.fixture(scope="module")
+def ships(tmp_path_factory: pytest.TempPathFactory) -> tuple[ir.Ruleset, Any]:
+    rs = _ruleset()
+    return rs, import_rendered(rs, tmp_path_factory.mktemp("ships"), "sail_module")
+
+
+def _board(module: Any, shoals: tuple[Any, ...] = ()) -> Any:
+    places = {
+        (q, r): ("shoal",) if (q, r) in shoals else ("deep",) for q in range(6) for r in range(4)
+    }
+    return module.Board(places, grid="ocean")
+
+
+def _reference(rs: ir.Ruleset, route: Any, mode: str = "brig", **kwargs: Any) -> Any:
+    """The reference semantics' answer for the actions of ``route`` (a FacingRoute)."""
+    acts = [
+        semantic_facing.Action("turn", heading=s.heading)
+        if s.start == s.end
+        else semantic_facing.Action(s.move, s.features, s.edge, heading=s.heading)
+        for s in route.steps
+    ]
+    return semantic_facing.route(rs, mode, acts, **kwargs)
+
+
+EAST = [((0, 0), 0), ((1, 0), 0), ((2, 0), 0)]
+"""Two steps east (heading 0) over deep water."""
+
+
+@pytest.mark.parametrize(
+    ("wind", "total"), [(3, 2.0), (2, 4.0), (4, 4.0), (1, 6.0), (5, 6.0)], ids=str
+)
+def test_a_step_costs_more_by_the_point_of_sail(
+    ships: tuple[ir.Ruleset, Any], wind: int, total: float
+) -> None:
+    rs, module = ships
+    route = module.route_cost(_board(module), "brig", EAST, 9, wind=wind)
+    assert (route.total, route.legal) == (total, True)
+    ref = _reference(rs, route, allowance=9, wind=wind)
+    assert (ref.total, ref.legal) == (total, True)
+
+
+def test_a_step_in_irons_is_impassable_and_says_the_arc(ships: tuple[ir.Ruleset, Any]) -> None:
+    rs, module = ships
+    route = module.route_cost(_board(module), "brig", EAST, 9, wind=0)
+    assert (route.total, route.legal) == (module.IMPASSABLE, False)
+    assert route.reason == "step 1 is impassable (in_irons by the wind)"
+    ref = _reference(rs, route, allowance=9, wind=0)
+    assert (ref.legal, ref.reason) == (False, route.reason)
+    # a turn is no step: turning through the wind costs the turns only
+    turns = module.route_cost(
+        _board(module), "brig", [((0, 0), 5), ((0, 0), 0), ((0, 0), 1)], 9, wind=0
+    )
+    assert (turns.total, turns.legal) == (2.0, True)
+    # the galley does not sail by the wind
+    assert module.route_cost(_board(module), "galley", EAST, 9, wind=0).total == 2.0
+
+
+def test_a_unit_that_sails_needs_the_wind(ships: tuple[ir.Ruleset, Any]) -> None:
+    _, module = ships
+    with pytest.raises(module.InvalidArgument, match="must be given: the unit sails by it"):
+        module.route_cost(_board(module), "brig", EAST, 9)
+    with pytest.raises(module.InvalidArgument, match="must be given: the unit sails by it"):
+        module.reachable(_board(module), "brig", ((0, 0), 0), 3)
+    assert module.route_cost(_board(module), "galley", EAST, 9).total == 2.0
+
+
+def test_cheapest_route_beats_to_windward(ships: tuple[ir.Ruleset, Any]) -> None:
+    _, module = ships
+    board = _board(module)
+    route = module.cheapest_route(board, "brig", ((0, 1), 0), (3, 1), wind=0)
+    assert route is not None and route.legal
+    assert all(s.heading != 0 for s in route.steps if s.start != s.end)  # never in irons
+    downwind = module.cheapest_route(board, "brig", ((0, 1), 0), (3, 1), wind=3)
+    assert downwind is not None and downwind.total == 3.0
+    assert route.total > downwind.total
+
+
+def test_reachable_reads_the_point_of_sail(ships: tuple[ir.Ruleset, Any]) -> None:
+    _, module = ships
+    board = _board(module)
+    running = module.reachable(board, "brig", ((0, 1), 0), 2, wind=3)
+    assert running[(2, 1), 0] == 2.0
+    close = module.reachable(board, "brig", ((0, 1), 0), 3, wind=1)
+    assert close[(1, 1), 0] == 3.0 and ((2, 1), 0) not in close
+    irons = module.reachable(board, "brig", ((0, 1), 0), 6, wind=0)
+    assert ((1, 1), 0) not in irons
+
+
+def test_the_module_answers_as_the_semantics_on_random_moves(tmp_path: Path) -> None:
+    rs = _ruleset(TACKING)
+    module = import_rendered(rs, tmp_path, "sail_random")
+    rng = random.Random(40)
+    seen = set()
+    for _ in range(300):
+        board = _board(module, tuple((rng.randrange(6), rng.randrange(4)) for _ in range(6)))
+        place, heading = (rng.randrange(6), rng.randrange(4)), rng.randrange(6)
+        walk = [(place, heading)]
+        for _ in range(rng.randint(1, 6)):
+            if rng.random() < 0.6:
+                dq, dr = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))[heading]
+                nxt = (place[0] + dq, place[1] + dr)
+                if nxt in board.places:
+                    place = nxt
+                    walk.append((place, heading))
+                    continue
+            heading = (heading + rng.choice([1, 5])) % 6
+            walk.append((place, heading))
+        wind, crew = rng.randrange(6), {"crew": rng.randint(0, 3)}
+        route = module.route_cost(board, "brig", walk, 6, wind=wind, state=crew)
+        ref = _reference(rs, route, allowance=6, wind=wind, state=crew)
+        total = getattr(route.total, "value", route.total)
+        assert (total, route.legal, route.reason) == (
+            getattr(ref.total, "marker", ref.total),
+            ref.legal,
+            ref.reason,
+        )
+        seen.add(route.reason.split(" (")[0][-10:] if "impassable (" in route.reason else "")
+    assert len(seen) > 1  # some moves went in irons
+
+
+@pytest.mark.parametrize(
+    ("code", "old", "new", "line", "column"),
+    [
+        ("E496", "sail by points (", "sail by pionts (", 17, 55),
+        ("E497", "running +0 MP, ", "", 17, 47),
+        ("E510", "reach +1 MP", "raech +1 MP", 17, 78),
+        ("E511", "close +2 MP,", "close +2 MP, close +3 MP,", 18, 18),
+        ("E512", "running +0 MP, reach +1 MP", "running impassable, reach impassable", 17, 47),
+    ],
+)
+def test_sail_by_misuse_is_reported_at_its_line_and_column(
+    code: str, old: str, new: str, line: int, column: int
+) -> None:
+    assert old in SHIPS
+    text = SHIPS.replace(old, new)
+    if code == "E512":
+        text = text.replace("close +2 MP", "close impassable")
+    assert located(Compiler(), text) == [(code, line, column)]
+
+
+@pytest.mark.parametrize("rules", [SHIPS, TACKING], ids=["ships", "tacking"])
+def test_js_module_answers_sailing_questions_as_python(
+    node: str, tmp_path: Path, rules: str
+) -> None:
+    rs = _ruleset(rules)
+    plan = module_plan.build(rs)
+    python = import_rendered(rs, tmp_path, "js_sail")
+    module = write_package(plan, tmp_path / "js")
+    queries = list(js_queries.families()["sail"](random.Random(40), plan))
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    got = js_queries.ask_node(module, queries)
+    wrong = [
+        (q, e, g)
+        for q, e, g in zip(queries, expected, got, strict=True)
+        if not js_queries.same(e, g)
+    ]
+    assert wrong[:3] == []
+    answers = [str(e) for e in expected]  # the questions reach the rules
+    assert any("by the wind)" in a for a in answers)
+    assert any("argument 'wind' must be given" in a for a in answers)
