@@ -18,7 +18,8 @@ from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import facing as semantic_facing
-from tests import js_queries
+from rulesdsl.versions import diff as semantic
+from tests import js_queries, turning_checks
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
 from tests.test_sight_and_results import located
@@ -222,3 +223,68 @@ def test_js_module_answers_sailing_questions_as_python(
     answers = [str(e) for e in expected]  # the questions reach the rules
     assert any("by the wind)" in a for a in answers)
     assert any("argument 'wind' must be given" in a for a in answers)
+
+
+# ---- YAML, sheets, diff, house rules --------------------------------------------------------
+
+
+def test_sail_by_survives_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
+    found = turning_checks.round_trip(SHIPS, tmp_path, "sail by points (running +0 MP")
+    assert [(f.sail_by, f.sail) for f in found.facings] == [
+        ("points", (("in_irons", None), ("close", 2.0), ("reach", 1.0), ("running", 0.0))),
+        ("", ()),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "By the point of sail (Points of sail, the wind's bearing from the heading)"),
+        ("en", "a step costs more: In irons, no step; Close-hauled +2 MP; Reach +1 MP; Running"),
+        ("fr", "un pas coûte plus"),
+        ("de", "Je nach Kurs zum Wind"),
+        ("ru", "В зависимости от курса относительно ветра"),  # noqa: RUF001
+    ],
+)
+def test_the_sheet_says_the_cost_of_each_point_of_sail_in_every_language(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    assert words in turning_checks.sheet_text(SHIPS, tmp_path, lang)
+
+
+def test_diff_grades_a_dearer_or_impassable_point_of_sail_as_breaking() -> None:
+    old = _ruleset()
+    cheaper = _ruleset(SHIPS.replace("close +2 MP", "close +1 MP"))
+    assert [(c.level, c.path, c.message) for c in semantic.diff(cheaper, old).changes] == [
+        ("breaking", "facing.brig.sail.close", "brig: close +1 -> +2"),
+    ]
+    assert [(c.level, c.path) for c in semantic.diff(old, cheaper).changes] == [
+        ("rules", "facing.brig.sail.close"),
+    ]
+    barred = _ruleset(SHIPS.replace("reach +1 MP", "reach impassable"))
+    assert [(c.level, c.message) for c in semantic.diff(old, barred).changes] == [
+        ("breaking", "brig: reach +1 -> impassable"),
+    ]
+    galley = "facing galley on ocean : turn 1 MP per hexside"
+    sails = ", sail by points (running +0 MP, reach +0 MP, close +0 MP, in_irons +1 MP)"
+    plain = _ruleset(SHIPS.replace(galley, galley + sails))
+    assert [(c.level, c.path) for c in semantic.diff(old, plain).changes] == [
+        ("breaking", "facing.galley.sail"),
+    ]
+
+
+def test_a_house_rule_writes_the_facing_line_again_with_its_own_points_of_sail(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "ships.terrain").write_text(SHIPS, "utf-8")
+    house = tmp_path / "house.terrain"
+    house.write_text(
+        'ruleset house "House"\nversion 1.0.0\nextends ships@^1.0\n'
+        "facing brig on ocean : turn 1 MP per hexside, sail by points (running +0 MP, \\\n"
+        "    reach +0 MP, close +1 MP, in_irons +4 MP)\n",
+        "utf-8",
+    )
+    compiled = Compiler().compile_file(house)
+    assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    brig = next(f for f in compiled.ruleset.facings if f.mode == "brig")
+    assert dict(brig.sail) == {"running": 0.0, "reach": 0.0, "close": 1.0, "in_irons": 4.0}
