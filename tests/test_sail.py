@@ -288,3 +288,48 @@ def test_a_house_rule_writes_the_facing_line_again_with_its_own_points_of_sail(
     assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
     brig = next(f for f in compiled.ruleset.facings if f.mode == "brig")
     assert dict(brig.sail) == {"running": 0.0, "reach": 0.0, "close": 1.0, "in_irons": 4.0}
+
+
+EXAMPLE = """\
+example beating "Beating" {
+  route_cost(brig, (deep), (deep), wind=3) = 1 MP
+  route_cost(brig, (deep), (deep), wind=1) = 3 MP
+  route_cost(brig, (deep), turn, (deep), wind=3) = 3 MP
+}
+"""
+"""Heading 0 at the start, 1 after the turn: running (+0), close-hauled (+2), on a reach (+1)."""
+
+
+def test_a_worked_example_states_the_point_of_sail_by_the_wind(tmp_path: Path) -> None:
+    compiled = compile_snippet(Compiler(), SHIPS + EXAMPLE, tmp_path)
+    assert [str(d) for d in compiled.diagnostics if d.is_error] == []
+    wrong = compile_snippet(Compiler(), SHIPS + EXAMPLE.replace("= 3 MP\n}", "= 2 MP\n}"), tmp_path)
+    assert [d.code for d in wrong.diagnostics if d.is_error] == ["E270"]
+
+
+def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[doc.index("#### The point of sail") : doc.index("#### Turns in one place")]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    terrain = section[start : section.index("```", start)]
+    header = 'ruleset demo "Demo"\nversion 1.0.0\nlanguages en fr\nunits distance hex, cost MP\n'
+    compiled = compile_snippet(Compiler(), header + terrain, tmp_path)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    m = import_rendered(compiled.ruleset, tmp_path, "sail_guide")
+    board = m.Board({(q, r): ("open_water",) for q in range(5) for r in range(4)}, grid="sound")
+    route = [((0, 1), 0), ((1, 1), 0), ((2, 1), 0)]
+    costs = {w: m.route_cost(board, "cutter", route, 9, wind=w) for w in range(4)}
+    assert [costs[w].total for w in (3, 2, 1)] == [2.0, 4.0, 6.0]
+    assert costs[0].reason == "step 1 is impassable (in_irons by the wind)"
+    beat = m.cheapest_route(board, "cutter", ((0, 1), 0), (3, 1), wind=0)
+    assert beat is not None and beat.steps[0].heading == 1
+    assert all(s.heading != 0 for s in beat.steps if s.start != s.end)
+    for shown in (
+        '`route_cost(board, "cutter", route, 9, wind=3).total` is 2.0',
+        "reach, 4 MP",
+        "close-hauled, 6 MP",
+        "`step 1 is impassable (in_irons by the wind)`",
+        "turns to heading 1 and\nbeats close-hauled",
+        "Close-hauled\n+2 MP; Reach +1 MP; Running +0 MP.",
+    ):
+        assert shown in section, shown
