@@ -57,6 +57,16 @@ TACKING = (
 """The same rules with the brig tacking and moving backward, and a crew state besides."""
 
 
+SIDES = SHIPS.replace(
+    SHIPS[SHIPS.index("arcs points") : SHIPS.index("facing galley")],
+    'arcs sides "Sides" : hexsides {\n  ahead "Ahead" | 0 to 0\n  right "Right" | 1 to 2\n'
+    '  behind "Behind" | 3 to 3\n  left "Left" | 4 to 5\n}\n'
+    "facing brig on ocean : turn 1 MP per hexside, sail by sides (ahead impassable, \\\n"
+    "    right +3 MP, behind +0 MP, left +1 MP)\n",
+)
+"""The rules with arcs that tell the left of the bow from the right."""
+
+
 def _ruleset(text: str = SHIPS) -> ir.Ruleset:
     compiled = compile_snippet(Compiler(), text)
     assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
@@ -203,7 +213,7 @@ def test_sail_by_misuse_is_reported_at_its_line_and_column(
     assert located(Compiler(), text) == [(code, line, column)]
 
 
-@pytest.mark.parametrize("rules", [SHIPS, TACKING], ids=["ships", "tacking"])
+@pytest.mark.parametrize("rules", [SHIPS, TACKING, SIDES], ids=["ships", "tacking", "sides"])
 def test_js_module_answers_sailing_questions_as_python(
     node: str, tmp_path: Path, rules: str
 ) -> None:
@@ -333,3 +343,16 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
         "Close-hauled\n+2 MP; Reach +1 MP; Running +0 MP.",
     ):
         assert shown in section, shown
+
+
+def test_a_wind_to_the_left_of_the_bow_is_in_the_arc_on_the_left(tmp_path: Path) -> None:
+    """Headings count counter-clockwise, bearings clockwise: a wind one heading above the
+    unit's (heading 1, north-east, for a unit heading east) is 60 degrees to the left."""
+    rs = _ruleset(SIDES)
+    module = import_rendered(rs, tmp_path, "sail_sides")
+    step = [((0, 0), 0), ((1, 0), 0)]
+    board = _board(module)
+    left, right = (module.route_cost(board, "brig", step, 9, wind=w) for w in (1, 5))
+    assert (left.total, right.total) == (2.0, 4.0)
+    assert _reference(rs, left, allowance=9, wind=1).total == 2.0
+    assert _reference(rs, right, allowance=9, wind=5).total == 4.0
