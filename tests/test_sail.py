@@ -16,6 +16,7 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
+from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import facing as semantic_facing
 from rulesdsl.versions import diff as semantic
@@ -356,3 +357,17 @@ def test_a_wind_to_the_left_of_the_bow_is_in_the_arc_on_the_left(tmp_path: Path)
     assert (left.total, right.total) == (2.0, 4.0)
     assert _reference(rs, left, allowance=9, wind=1).total == 2.0
     assert _reference(rs, right, allowance=9, wind=5).total == 4.0
+
+
+def test_the_yaml_form_reports_a_misspelt_arcs_block_at_its_place(tmp_path: Path) -> None:
+    source = tmp_path / "ships.terrain"
+    source.write_text(SHIPS.replace("sail by points", "sail by pionts"), "utf-8")
+    yaml_path = tmp_path / "ships.yaml"
+    assert main(["convert", str(source), "-o", str(yaml_path)]) == 0
+    compiled = Compiler().compile_file(yaml_path)
+    line = next(
+        i for i, text in enumerate(yaml_path.read_text("utf-8").splitlines(), 1) if "pionts" in text
+    )
+    assert [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics if d.pos] == [
+        ("E496", line, 15)
+    ]
