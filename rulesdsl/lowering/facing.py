@@ -56,10 +56,7 @@ def _turn_per(per: s.Located) -> tuple[str, float] | None:
 
 
 def facings(
-    lw: Context,
-    decls: list[s.FacingDecl],
-    grids: list[ir.Grid],
-    kinds: list[str] | None = None,
+    lw: Context, decls: list[s.FacingDecl], grids: list[ir.Grid], kinds: list[str] | None = None
 ) -> list[ir.Facing]:
     """Each ``facing`` statement as an IR rule; a second rule for one unit type is E288.
     ``kinds``: the kinds of move a ``turn mode N at KIND`` row may name. A ``sail by`` clause
@@ -246,9 +243,9 @@ class _Clauses:
             self._turn_limit(lw, term, grid, count)
         elif word == "sail by":
             assert term.arcs is not None
-            said = sail_lowering.sail(lw, term, self.arcs, lambda a: _cost(lw, a))
-            self.sail_by, self.sail = (term.arcs.text, said) if said else ("", ())
-            self.ok = self.ok and said is not None
+            costs = sail_lowering.sail(lw, term, self.arcs, lambda a: _cost(lw, a))
+            self.sail_by, self.sail = (term.arcs.text, costs) if costs else ("", ())
+            self.ok = self.ok and costs is not None
         elif key in ("tack", "wear"):
             cost = _cost(lw, term.amount) if term.amount is not None else None
             self.wind[key] = cost if word == key else None

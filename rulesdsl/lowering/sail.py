@@ -14,7 +14,7 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.context import Context
 
 Sail = tuple[tuple[str, float | None], ...]
-"""Per arc, as written: the extra cost of a step with the wind in it (None: impassable)."""
+"""Per arc, in the arcs' order: the extra cost of a step with the wind in it (None: impassable)."""
 
 
 def sail(
