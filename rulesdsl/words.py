@@ -173,6 +173,7 @@ KEYWORDS: tuple[str, ...] = (
     "roll",
     "round",
     "rounded",
+    "sail",
     "share",
     "shift",
     "sideslip",

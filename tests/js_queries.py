@@ -236,6 +236,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_rollst,
         js_queries_routes,
         js_queries_routes_inputs,
+        js_queries_sail,
         js_queries_sight,
         js_queries_stall,
         js_queries_state,
@@ -283,6 +284,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "capped": js_queries_capped.capped_queries,
         "first_step": js_queries_stall.first_step_queries,
         "roll_bands": js_queries_rollst.roll_band_queries,
+        "sail": js_queries_sail.sail_queries,
     }
 
 

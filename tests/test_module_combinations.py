@@ -59,6 +59,15 @@ COMBINATIONS = {
     + WHOLE
     + 'state fuel "Fuel" : 0 to 6, rubble -4\n'
     + 'drift gust "Gust" : 1 when fuel below 3\n',
+    # facing with tacking and the point of sail (issue 40), whole-move rules, state, drift
+    "sailing_points_state_whole": LEDGES_FACING.replace(
+        "facing walker on field : turn 1 MP per hexside\n", ""
+    )
+    + TACKING.replace("tack +2 MP", "tack +2 MP, sail by points (behind +0 MP, ahead impassable)")
+    + 'arcs points "Points" : hexsides {\n  ahead "Ahead" | 5 to 1\n  behind "Behind" | 2 to 4\n}\n'
+    + WHOLE
+    + 'state fuel "Fuel" : 0 to 6, rubble -4\n'
+    + 'drift gust "Gust" : 1 when fuel below 3\n',
     # step inputs and outcomes with whole-move rules and drift, no state, no facing
     "ledges_whole_drift": LEDGES_FACING.replace(
         "facing walker on field : turn 1 MP per hexside\n", ""

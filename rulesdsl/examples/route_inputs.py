@@ -89,7 +89,9 @@ def wind(rs: ir.Ruleset, mode: str, found: Found | None) -> int | None:
     if found is None:
         return None
     i, a = found
-    if not any(f.tack is not None or f.wear is not None or f.refused for f in rs.facings):
+    if not any(
+        f.tack is not None or f.wear is not None or f.refused or f.sail_by for f in rs.facings
+    ):
         raise Unanswerable(
             "no unit type of the rules tacks or wears, so the wind changes nothing: drop 'wind'",
             i,
@@ -121,15 +123,15 @@ def only_state_named(rs: ir.Ruleset, q: ir.Question) -> None:
 def headed(
     rs: ir.Ruleset, mode: str, actions: list[semantics_facing.Action]
 ) -> list[semantics_facing.Action]:
-    """A facing route's actions with each turn's heading after it, as the example lays the
-    route: from heading 0, each ``turn`` one heading more (what the wind reads)."""
+    """A facing route's actions with each one's heading after it, as the example lays the
+    route: from heading 0, each ``turn`` one heading more (what the wind reads: a turn's
+    tack or wear, a step's point of sail)."""
     count = next(f.headings for f in rs.facings if f.mode == mode)
     heading, out = 0, []
     for action in actions:
         if action.move == "turn":
             heading = (heading + 1) % count
-            action = replace(action, heading=heading)
-        out.append(action)
+        out.append(replace(action, heading=heading))
     return out
 
 

@@ -138,6 +138,17 @@ class MoveRules(BuilderBase):
         """``may not tack`` (issue 40)."""
         return s.FacingTerm(s.Name(f"may not {ch[0]}", self._p(meta)))
 
+    def facing_sail(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        """``sail by points (running +0 MP, in_irons impassable)`` (issue 40)."""
+        word = s.Name("sail by", self._p(meta))
+        return s.FacingTerm(word, arcs=self._name(ch[0]), sails=tuple(ch[1:]))
+
+    def sail_cost(self, meta: Meta, ch: list[Any]) -> tuple[s.Name, s.Located | None]:
+        return self._name(ch[0]), ch[1]
+
+    def sail_impassable(self, meta: Meta, ch: list[Any]) -> tuple[s.Name, s.Located | None]:
+        return self._name(ch[0]), None
+
     def facing_turn_limit(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
         """``turn at most 1 hexside per hex`` (issue 40): ``amount`` the hexsides, ``per``
         the place."""

@@ -517,6 +517,12 @@ class FacingTerm:
     speed: Located | None = None
     once: bool = False
     move: Name | None = None
+    arcs: Name | None = field(default=None, metadata={OMITTED_WHEN_NONE: True})
+    sails: tuple[tuple[Name, Located | None], ...] | None = field(
+        default=None, metadata={OMITTED_WHEN_NONE: True}
+    )
+    """``sail by ARCS (running +0 MP, in_irons impassable)`` (issue 40): ``arcs`` names the
+    arcs, each pair an arc and what a step costs more with the wind in it (None: impassable)."""
 
 
 @dataclass(frozen=True)

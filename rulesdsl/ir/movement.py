@@ -93,6 +93,12 @@ class Facing:
     """``wear +1 MP``: the same for a turn onto the heading the wind blows to."""
     refused: tuple[str, ...] = ()
     """``may not tack``, ``may not wear``: ``tack`` and ``wear`` as refused."""
+    sail_by: str = ""
+    """``sail by ARCS (...)`` (issue 40): the arcs block whose arc the wind blows from, seen
+    from the heading (the point of sail); empty: a step's cost does not read the wind."""
+    sail: tuple[tuple[str, float | None], ...] = ()
+    """Per arc of ``sail_by``, in the arcs' order: what a step costs more with the wind in that
+    arc (None: impassable, as in irons)."""
     """``turn 1 MP per hexside at speed 4 or less`` (issue 40): ``(up to speed, cost)`` rows by
     speed, rising, read before ``turn_cost`` (the cost at every speed above them)."""
     """``turn at most 1 hexside per hex`` (issue 40): the headings a unit may turn through in

@@ -8,12 +8,14 @@ judges what only the statement can tell (E280-E288, W280).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import assert_never, get_args
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import did_you_mean, warning
 from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering import sail as sail_lowering
 from rulesdsl.lowering.context import Context, role_dimension
 
 MOVES: tuple[ir.FacingMove, ...] = get_args(ir.FacingMove)
@@ -57,11 +59,13 @@ def facings(
     lw: Context, decls: list[s.FacingDecl], grids: list[ir.Grid], kinds: list[str] | None = None
 ) -> list[ir.Facing]:
     """Each ``facing`` statement as an IR rule; a second rule for one unit type is E288.
-    ``kinds``: the kinds of move a ``turn mode N at KIND`` row may name."""
+    ``kinds``: the kinds of move a ``turn mode N at KIND`` row may name. A ``sail by`` clause
+    names one of the ruleset's arcs blocks (issue 40)."""
     out: list[ir.Facing] = []
     seen: set[str] = set()
+    arcs = lw.of(s.ArcsDecl)
     for decl in decls:
-        rule = facing(lw, decl, grids, kinds or [])
+        rule = facing(lw, decl, grids, kinds or [], arcs)
         if rule is not None and first_for_mode(lw, decl, seen):
             out.append(rule)
     return out
@@ -83,7 +87,11 @@ def first_for_mode(lw: Context, decl: s.FacingDecl, seen: set[str]) -> bool:
 
 
 def facing(
-    lw: Context, decl: s.FacingDecl, grids: list[ir.Grid], kinds: list[str]
+    lw: Context,
+    decl: s.FacingDecl,
+    grids: list[ir.Grid],
+    kinds: list[str],
+    arcs: Sequence[s.ArcsDecl] = (),
 ) -> ir.Facing | None:
     ok = True
     if decl.mode.text not in lw.modes:
@@ -100,7 +108,7 @@ def facing(
     if grid is None:
         return None
     count = headings(grid)
-    said = _Clauses()
+    said = _Clauses(arcs=arcs)
     for term in decl.terms:
         said.read(lw, decl, term, grid, count, kinds)
     ok = said.ok and ok
@@ -151,6 +159,8 @@ def facing(
         said.wind.get("tack"),
         said.wind.get("wear"),
         tuple(k for k in ("tack", "wear") if k in said.wind and said.wind[k] is None),
+        said.sail_by,
+        said.sail,
     )
     return lw.at(rule, decl.mode.pos)
 
@@ -194,6 +204,9 @@ class _Clauses:
     wind: dict[str, float | None] = field(default_factory=dict)
     written: dict[str, s.Pos] = field(default_factory=dict)
     ok: bool = True
+    arcs: Sequence[s.ArcsDecl] = ()
+    sail_by: str = ""
+    sail: sail_lowering.Sail = ()
 
     def read(
         self,
@@ -228,6 +241,11 @@ class _Clauses:
             self.exact = True
         elif word == "turn at most":
             self._turn_limit(lw, term, grid, count)
+        elif word == "sail by":
+            assert term.arcs is not None
+            costs = sail_lowering.sail(lw, term, self.arcs, lambda a: _cost(lw, a))
+            self.sail_by, self.sail = (term.arcs.text, costs) if costs else ("", ())
+            self.ok = self.ok and costs is not None
         elif key in ("tack", "wear"):
             cost = _cost(lw, term.amount) if term.amount is not None else None
             self.wind[key] = cost if word == key else None

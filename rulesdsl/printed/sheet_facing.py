@@ -38,6 +38,19 @@ def _limits(b: MoreBlocks, move: ir.Manoeuvre) -> str:
     return "".join(f", {p}" for p in parts)
 
 
+def _sail(b: MoreBlocks, f: ir.Facing) -> str:
+    """``sail by ARCS (...)`` (issue 40): what a step costs more at each point of sail."""
+    block = next(a for a in b.rs.arcs if a.id == f.sail_by)
+    labels = {a.id: b.label(a.info, a.id) for a in block.arcs}
+    costs = [
+        b.w("facing_sail_impassable", arc=labels[arc])
+        if cost is None
+        else b.w("facing_sail_cost", arc=labels[arc], cost=_cost(b, cost))
+        for arc, cost in f.sail
+    ]
+    return b.w("facing_sail", arcs=b.label(block.info, block.id), costs="; ".join(costs))
+
+
 def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
     lines = [
         b.w("facing_grid", grid=b.name(f.grid), count=b.num(f.headings)),
@@ -63,6 +76,8 @@ def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
             lines.append(b.w(f"facing_{wind}_refused"))
         elif cost is not None:
             lines.append(b.w(f"facing_{wind}", cost=_cost(b, cost)))
+    if f.sail_by:
+        lines.append(_sail(b, f))
     head = [[HeadCell(b.w("facing_speed")), HeadCell(b.w("facing_turn_mode"))]]
     rows = []
     below = None

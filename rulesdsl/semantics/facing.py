@@ -39,6 +39,7 @@ from rulesdsl.semantics.routes import (
     whole_bonus,
     whole_move,
 )
+from rulesdsl.semantics.sail import by_relative, step_extra
 
 Move = Literal["forward", "turn"] | ir.FacingMove
 """What one action of a move with facing is: a step forward, a turn, or a manoeuvre."""
@@ -53,7 +54,8 @@ class Action:
     entered: tuple[str, ...] = ()
     crossed: tuple[str, ...] = ()
     heading: int | None = None
-    """A turn's heading after it, for the wind's tacks and wears (issue 40)."""
+    """A turn's heading after it, for the wind's tacks and wears (issue 40); a step's, the
+    heading kept, for the point of sail (``sail by``; None: the last turn's)."""
 
 
 @dataclass(frozen=True)
@@ -218,8 +220,9 @@ def route(
     rule = next(f for f in rs.facings if f.mode == mode)
     if allowance is None and rule.exact_speed:
         raise MissingArgument("allowance")
-    if wind is None and (rule.tack is not None or rule.wear is not None or rule.refused):
+    if wind is None and _reads_wind(rule):
         raise MissingArgument("wind")
+    sail = by_relative(rule, rs.arcs)
     base = rs
     if move is not None:
         allowance = kind_allowance(kind_of(rs, move), allowance)
@@ -235,7 +238,9 @@ def route(
     reason = ""
     out: list[FacingStep] = []
     last_place: tuple[str, ...] | None = None
+    heading = None
     for i, action in enumerate(actions, 1):
+        heading = action.heading if action.heading is not None else heading
         if action.move == "turn":
             how: Move = "turn"
             cost = turn_cost(rule, speed)
@@ -273,6 +278,7 @@ def route(
         straight = min(straight + 1, places)
         here = 0
         last_place = action.entered
+        paid, extra, reason = _sailed(sail, wind, heading, i, paid, extra, reason)
         if isinstance(paid, ir.Marker):
             markers.append(paid)
             reason = reason or f"step {i} is {paid.marker}"
@@ -294,6 +300,29 @@ def route(
         reason = _over_allowance(rs, rule, out, total, allowance)
     rolls = _rolls(base, mode, move, out, along)
     return FacingAnswer(answer, tuple(out), not reason, reason, places, rolls, end_state, marks)
+
+
+def _reads_wind(rule: ir.Facing) -> bool:
+    """Whether the rule's answers read the wind: it tacks, wears or sails by arcs (issue 40)."""
+    return rule.tack is not None or rule.wear is not None or bool(rule.refused or rule.sail_by)
+
+
+def _sailed(
+    sail: tuple[tuple[str, float], ...],
+    wind: int | None,
+    heading: int | None,
+    i: int,
+    paid: Answer,
+    extra: float,
+    reason: str,
+) -> tuple[Answer, float, str]:
+    """Step ``i`` at ``heading`` by the point of sail (issue 40): its cost (IMPASSABLE in an
+    impassable arc), its ``extra`` cost with what the point of sail adds, and the route's first
+    reason so far."""
+    arc, more = step_extra(sail, wind, heading)
+    if more == math.inf and not isinstance(paid, ir.Marker):
+        return IMPASSABLE, extra, reason or f"step {i} is impassable ({arc} by the wind)"
+    return paid, extra + more, reason
 
 
 def _plain(out: Sequence[FacingStep]) -> list[RouteStep]:

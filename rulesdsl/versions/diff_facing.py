@@ -132,6 +132,7 @@ def facings(d: Differ) -> None:
             )
         _turn_limit(d, path, mode, a, b)
         _by_wind(d, path, mode, a, b)
+        _sail(d, path, mode, a, b)
         if a.exact_speed != b.exact_speed:
             before, after = ("yes", "no") if a.exact_speed else ("no", "yes")
             d.add(
@@ -183,4 +184,27 @@ def _by_wind(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> Non
             f"{mode}: {which} {before_text} -> {after_text}",
             before_text,
             after_text,
+        )
+
+
+def _sail(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:
+    """``sail by ARCS (...)`` (issue 40): a point of sail that costs a step more, or is made
+    impassable, lets fewer routes through (breaking); one that costs less, more (rules). Other
+    arcs, or the clause added or dropped, change which arc a wind falls in: breaking."""
+    if a.sail_by != b.sail_by:
+        before, after = (f"sail by {r.sail_by}" if r.sail_by else "no rule" for r in (a, b))
+        d.add("breaking", "changed", f"{path}.sail", f"{mode}: {before} -> {after}", before, after)
+        return
+    old, new = dict(a.sail), dict(b.sail)
+    for arc in sorted(old.keys() | new.keys()):
+        if old.get(arc) == new.get(arc):
+            continue
+        costs = [_INF if c is None else c for c in (old.get(arc), new.get(arc))]
+        shown = ["impassable" if c == _INF else f"+{c:g}" for c in costs]
+        d.add(
+            _grade(costs[1] > costs[0]),
+            "changed",
+            f"{path}.sail.{arc}",
+            f"{mode}: {arc} {shown[0]} -> {shown[1]}",
+            *shown,
         )

@@ -22,6 +22,8 @@ from rulesdsl.codegen.js.values import number_js, string_js, union
 from rulesdsl.codegen.plan import movement as plan_movement
 
 WHOLE = (" // [facing whole]", " // [facing not whole]")
+SAIL = (" // [sail]", " // [no sail]")
+"""Marks of the runtime lines for rules that sail by arcs (``sail by``, issue 40) or not."""
 """The marks of the facing lines for rules with whole-move rules (the route carries them, the
 searches count the limits and bonuses step by step), and of those for the others."""
 
@@ -59,8 +61,16 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
             for k, v in (("tack", f.tack), ("wear", f.wear))
             if v is not None
         },
+        **({"sail": f"Object.freeze([{_sail(f)}])"} if f.sail else {}),
     }
     return f"new FacingRule({fields_js(fields)})"
+
+
+def _sail(f: plan_movement.FacingRule) -> str:
+    """``sail by`` (issue 40): per relative heading, [the point of sail, its extra cost]."""
+    return ", ".join(
+        f"[{string_js(a)}, {'Infinity' if c == float('inf') else number_js(c)}]" for a, c in f.sail
+    )
 
 
 def runtime_facing(
@@ -70,12 +80,13 @@ def runtime_facing(
     shares: bool = False,
     whole: bool = False,
     bonuses: bool = False,
+    sail: bool = False,
 ) -> str:
     """The facing runtime, its lines for rules with ``state`` lines or without (and with unit
     types' own ranges of a state or without), for route searches fed step inputs or dice
     outcomes or not, for costs that are shares of the allowance or not, and for rules with
-    whole-move rules (and bonuses among them) or without."""
-    text = marked(runtime_part("runtime_facing.js"), whole, *WHOLE)
+    whole-move rules (and bonuses among them) or without, and that sail by arcs or not."""
+    text = marked(marked(runtime_part("runtime_facing.js"), sail, *SAIL), whole, *WHOLE)
     text = marked(marked(text, bonuses, *BONUS), shares, *SHARES)
     text = marked(text, fed or shares, *RAISED)
     text = marked(marked(text, own, *OWN_RANGE), fed, *FED)
@@ -101,6 +112,7 @@ def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
             facing_shares(plan),
             bool(plan.whole_moves),
             bonuses,
+            any(f.sail for f in plan.facings),
         ),
         *(["", whole_js(bonuses)] if plan.whole_moves and not in_state else []),
         "",
@@ -118,7 +130,8 @@ def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]
         return []
     manoeuvres = "".join(f" readonly {move}: Manoeuvre | null;" for move in plan.facing_moves)
     modes = union(f.mode for f in plan.facings)
-    wind = any(f.tack is not None or f.wear is not None for f in plan.facings)
+    wind = any(plan_movement.reads_wind(f) for f in plan.facings)
+    sail = any(f.sail for f in plan.facings)
     # `wind`: the heading the wind blows from, where some unit type tacks or wears (issue 40)
     options = "RouteOptions & { wind?: number | null }" if wind else "RouteOptions"
     return [
@@ -132,6 +145,7 @@ def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]
         "  readonly turnLimit?: number;",
         "  readonly turnCosts?: readonly (readonly [number, number])[];",
         "  readonly tack?: number; readonly wear?: number;",
+        *(["  readonly sail?: readonly (readonly [string, number])[];"] if sail else []),
         "  readonly turnModesByMove: readonly (readonly [MoveName, number])[];",
         "}",
         'export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";',

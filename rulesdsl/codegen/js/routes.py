@@ -80,7 +80,7 @@ def routes_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
     limited = any(w.most is not None or w.bonus is not None for w in plan.whole_moves)
     bonuses = [w for w in plan.whole_moves if w.bonus is not None]
     rules = [w for w in plan.whole_moves if w.bonus is None]
-    wind = any(f.tack is not None or f.wear is not None for f in plan.facings)
+    wind = any(plan_movement.reads_wind(f) for f in plan.facings)
     return [
         runtime_routes(
             bool(plan.states),

@@ -139,6 +139,7 @@ function _windArg(fn, rule, wind) {
     if ((rule.tack ?? null) !== null || (rule.wear ?? null) !== null) {
       throw new InvalidArgument(fn, "wind", null, "must be given: the unit tacks or wears");
     }
+    if (rule.sail) throw new InvalidArgument(fn, "wind", null, "must be given: the unit sails by it"); // [sail]
     return null;
   }
   if (typeof wind !== "number" || !Number.isInteger(wind)) throw new ArgumentTypeError(fn, "wind", wind, "must be an int");
@@ -153,6 +154,8 @@ function _byWind(rule, wind) {
     more[wind] = rule.tack ?? 0;
     more[(wind + Math.floor(rule.headings / 2)) % rule.headings] = rule.wear ?? 0;
   }
+  // then what a step at each heading costs more by the point of sail (Infinity: impassable) // [sail]
+  for (let h = 0; h < rule.headings; h++) more.push(rule.sail && wind !== null ? rule.sail[_mod(wind - h, rule.headings)][1] : 0); // [sail]
   return more;
 }
 
@@ -304,6 +307,13 @@ function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = nul
     let paid = _stepCost(mode, priced.get(to) ?? entered, crossed, distance, extra); // [facing fed]
     straight = Math.min(straight + 1, modePlaces);
     turnedHere = 0;
+    if (rule.sail && !(paid instanceof Marker)) { // the point of sail (issue 40) // [sail]
+      if (byWind[count + heading] < _INF) extraCost += byWind[count + heading]; // [sail]
+      else { // [sail]
+        reason ||= `step ${i} is impassable (${rule.sail[_mod(windAt - heading, count)][0]} by the wind)`; // [sail]
+        paid = IMPASSABLE; // [sail]
+      } // [sail]
+    } // [sail]
     if (paid instanceof Marker) {
       if (marker !== PROHIBITED) marker = paid;
       reason ||= `step ${i} is ${paid.value}`;
@@ -549,7 +559,9 @@ function _facingSearch(board, mode, start, budget, speed, goal = null, move = nu
     nexts.splice(0, nexts.length, ..._carriedSteps(board, mode, here, values, nexts)); // [state]
     nexts.splice(0, nexts.length, ..._countedSteps(board, here, wholeLimits, wholeKept, counts, nexts)); // [facing whole]
     // a turn onto the wind's heading tacks, onto the opposite one wears (Infinity: never taken)
-    const weighed = byWind === null ? nexts : nexts.map(([s, t]) => (t[1] === here ? [s + byWind[t[2]], t] : [s, t]));
+    const weighed = byWind === null ? nexts : nexts.map(([s, t]) => (t[1] === here ? [s + byWind[t[2]], t] : [s, t])); // [no sail]
+    // a step costs more by the point of sail, byWind's second half (issue 40) // [sail]
+    const weighed = byWind === null ? nexts : nexts.map(([s, t]) => [s + byWind[t[1] === here ? t[2] : count + t[2]], t]); // [sail]
     for (const [step, there] of weighed) {
       const total = cost + step;
       const over = first || (rule.untilSpent && cost < budget); // a last step may overspend

@@ -21,6 +21,7 @@ from rulesdsl.semantics import arcs as semantics_arcs
 from rulesdsl.semantics import drift as semantics_drift
 from rulesdsl.semantics import moves as semantics_moves
 from rulesdsl.semantics import routes as semantics_routes
+from rulesdsl.semantics import sail as semantics_sail
 
 FACING_MOVES: tuple[ir.FacingMove, ...] = get_args(ir.FacingMove)
 """The moves a facing rule may allow beside going forward, in the order of their bits."""
@@ -102,6 +103,9 @@ class FacingRule:
     """What a turn onto the wind's heading costs more (issue 40); inf: refused; None: no rule."""
     wear: float | None = None
     """The same for a turn onto the heading the wind blows to."""
+    sail: tuple[tuple[str, float], ...] = ()
+    """``sail by ARCS (...)`` (issue 40): per relative heading ``(wind - heading) % headings``,
+    the point of sail (an arc) and what a step costs more there; inf: impassable."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +236,7 @@ def build(rs: ir.Ruleset) -> MovementPlan:
         moves=tuple(_move(rs, k, params) for k in rs.moves),
         rolls=tuple(_roll(rs, r) for r in rs.rolls),
         roll_order=semantics_moves.roll_order(rs),
-        facings=tuple(_facing(f) for f in rs.facings),
+        facings=tuple(_facing(f, rs.arcs) for f in rs.facings),
         facing_moves=FACING_MOVES,
         once_bits={move: 1 << i for i, move in enumerate(FACING_MOVES)},
         refused_costed=editions.refused_manoeuvre_costed(rs.edition),
@@ -314,7 +318,12 @@ def _roll(rs: ir.Ruleset, rule: ir.RollRule) -> RollRule:
     )
 
 
-def _facing(rule: ir.Facing) -> FacingRule:
+def reads_wind(rule: FacingRule) -> bool:
+    """Whether the rule's answers read the wind (issue 40): it tacks, wears or sails by arcs."""
+    return rule.tack is not None or rule.wear is not None or bool(rule.sail)
+
+
+def _facing(rule: ir.Facing, arcs: tuple[ir.Arcs, ...] = ()) -> FacingRule:
     return FacingRule(
         mode=rule.mode,
         grid=rule.grid,
@@ -331,6 +340,7 @@ def _facing(rule: ir.Facing) -> FacingRule:
         turn_costs=rule.turn_costs,
         tack=math.inf if "tack" in rule.refused else rule.tack,
         wear=math.inf if "wear" in rule.refused else rule.wear,
+        sail=semantics_sail.by_relative(rule, arcs),
     )
 
 

@@ -15,6 +15,9 @@ ARC_EXPORTS = ("ARCS", "arc", "arc_between")
 """The names the arcs part of the module adds to ``__all__`` (issue 40)."""
 
 
+_INF = float("inf")
+
+
 def _number(value: float) -> str:
     return repr(float(value))
 
@@ -61,6 +64,7 @@ def facing_rule_py(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> dict[
         "until_spent": f.until_spent,
         "turn_limit": f.turn_limit,
         "wind": {k: _bound(v if v != float("inf") else None) for k, v in _wind(f).items()},
+        "sail": [f'("{a}", {_bound(None if c == _INF else c)})' for a, c in f.sail],
         "turn_costs": _rows([f"({_number(up)}, {_number(c)})" for up, c in f.turn_costs])
         if f.turn_costs
         else "",

@@ -1,0 +1,87 @@
+"""The point of sail in step costs (issue 40): ``sail by ARCS (running +0 MP, reach +1 MP,
+in_irons impassable)``, a clause of a facing rule. The wind's bearing seen from the unit's
+heading falls in an arc of ``ARCS``; a step with the wind there costs that arc's amount more
+(``impassable``: no step). Checked here: E496 (no such arcs), E497 (an arc without a cost),
+E510 (a name that is no arc of them), E511 (an arc given twice), E512 (every arc impassable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rulesdsl.diagnostics import did_you_mean
+from rulesdsl.frontends import syntax as s
+from rulesdsl.lowering.context import Context
+
+Sail = tuple[tuple[str, float | None], ...]
+"""Per arc, in the arcs' order: the extra cost of a step with the wind in it (None: impassable)."""
+
+
+def sail(
+    lw: Context,
+    term: s.FacingTerm,
+    arcs: Sequence[s.ArcsDecl],
+    cost: Callable[[s.Located], float | None],
+) -> Sail | None:
+    """The clause's costs per arc, or None after an error (reported at its line and column)."""
+    assert term.arcs is not None and term.sails is not None
+    block = next((a for a in arcs if a.item.name.text == term.arcs.text), None)
+    if block is None:
+        lw.err(
+            "E496",
+            f"no arcs '{term.arcs.text}': `sail by` names the arcs of the wind's bearing",
+            term.arcs.pos,
+            did_you_mean(term.arcs.text, [a.item.name.text for a in arcs])
+            or "declare them: `arcs points { running | 150 to 210 ... }`",
+        )
+        return None
+    names = [a.item.name.text for a in block.arcs]
+    out: dict[str, float | None] = {}
+    ok = True
+    for name, amount in term.sails:
+        if name.text not in names:
+            lw.err(
+                "E510",
+                f"'{name.text}' is no arc of '{block.item.name.text}'",
+                name.pos,
+                did_you_mean(name.text, names) or f"one of: {', '.join(names)}",
+            )
+            ok = False
+        elif name.text in out:
+            lw.err(
+                "E511",
+                f"the arc '{name.text}' is given twice in `sail by {block.item.name.text}`",
+                name.pos,
+                "keep one cost per arc",
+            )
+            ok = False
+        else:
+            extra = cost(amount) if amount is not None else None
+            ok = ok and (amount is None or extra is not None)
+            out[name.text] = extra
+    return _whole(lw, term, names, out) if ok else None
+
+
+def _whole(
+    lw: Context, term: s.FacingTerm, names: list[str], out: dict[str, float | None]
+) -> Sail | None:
+    """Every arc costed (E497), and not every one impassable (E512)."""
+    assert term.arcs is not None
+    missing = [n for n in names if n not in out]
+    if missing:
+        lw.err(
+            "E497",
+            f"`sail by {term.arcs.text}` gives no cost for {', '.join(missing)}",
+            term.word.pos,
+            f"give each arc a cost or `impassable`: `{missing[0]} +0 MP`",
+        )
+        return None
+    if all(v is None for v in out.values()):
+        lw.err(
+            "E512",
+            f"`sail by {term.arcs.text}` makes every point of sail impassable: no step is made",
+            term.word.pos,
+            "give at least one arc a cost",
+        )
+        return None
+    return tuple((n, out[n]) for n in names)

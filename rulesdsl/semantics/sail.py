@@ -1,0 +1,42 @@
+"""What the point of sail costs a step (issue 40): ``sail by ARCS (running +0 MP, ...)``.
+
+The wind is the heading it blows from, numbered as the unit's headings (counter-clockwise
+from +x). Seen from a unit at heading ``h``, a wind from heading ``w`` is ``(w - h) % headings``
+headings to the left of the bow: the bearing ``-360 * that / headings`` degrees, clockwise from
+dead ahead, as arcs count. The arc of ``ARCS`` holding that bearing is the point of sail; a step
+(forward, backward or sideslip, the heading kept) costs that arc's amount more, or cannot be
+made (impassable). Turns are not steps: what they cost by the wind is tacking and wearing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from rulesdsl import ir
+from rulesdsl.semantics.arcs import arc
+
+
+def by_relative(rule: ir.Facing, arcs: Sequence[ir.Arcs]) -> tuple[tuple[str, float], ...]:
+    """Per relative heading ``(wind - heading) % headings``: the arc the wind is in and what a
+    step costs more there (inf: impassable); empty when the rule does not sail by arcs."""
+    if not rule.sail_by:
+        return ()
+    block = next(a for a in arcs if a.id == rule.sail_by)
+    costs = dict(rule.sail)
+    out = []
+    for left in range(rule.headings):
+        name = arc(block, -360.0 * left / rule.headings)
+        cost = costs[name]
+        out.append((name, math.inf if cost is None else cost))
+    return tuple(out)
+
+
+def step_extra(
+    table: tuple[tuple[str, float], ...], wind: int | None, heading: int | None
+) -> tuple[str, float]:
+    """The point of sail of a step at ``heading`` with the wind from ``wind``, and its extra
+    cost (``("", 0.0)`` with no table, wind or heading)."""
+    if not table or wind is None or heading is None:
+        return "", 0.0
+    return table[(wind - heading) % len(table)]
