@@ -43,7 +43,7 @@ SHEET_PAGES = {"heavy_gear": 1, "battletech_tacops": 2}
 OVER_BUDGET = {("battletech_tacops", "ru"): 3}
 """Sheets whose rules still take more pages than :data:`SHEET_PAGES`, and how many: Russian
 BattleTech's weather table is too wide for a column and its labels and headers wrap more, so
-its rules end 113 mm (A4) and 187 mm (Letter) down a third page (docs/sheets.md, Page
+its rules end 77 mm (A4) and 137 mm (Letter) down a third page (docs/sheets.md, Page
 budget)."""
 
 
