@@ -157,8 +157,9 @@ def test_conditions_that_exclude_each_other_are_said_once() -> None:
     """BattleTech's eight precipitations exclude each other, written as seven `exclude`
     lines (light rain with the seven others, moderate rain with the six after it...): the
     sheet printed all seven, 17 lines of the Russian sheet's column; it says "at most one"
-    once, with the first line's note and source; conditions that do not all exclude each
-    other keep their lines."""
+    once, with the first line's note and source (generic_wargame's protection levels: the
+    lines after the first name no source); conditions that do not all exclude each other keep
+    their lines."""
     sheet = build_sheet(pdf_layout.ruleset("battletech_tacops"), "en")
     [block] = [b for s in sheet.sections if s.id == "exclusions" for b in s.blocks]
     rain = [line for line in block.lines if "Moderate rain" in line]
@@ -170,6 +171,14 @@ def test_conditions_that_exclude_each_other_are_said_once() -> None:
     assert any(line.startswith("Light fog: excludes Heavy fog") for line in block.lines)
     assert any(line.startswith("Vacuum: excludes Thin atmosphere, Light rain") for line in rain)
     assert len(block.lines) == 8
+    sheet = build_sheet(pdf_layout.ruleset("generic_wargame"), "en")
+    [block] = [b for s in sheet.sections if s.id == "exclusions" for b in s.blocks]
+    assert block.lines[-1] == (
+        "At most one at a time: Protection 1 (weakest), Protection 2, Protection 3, "
+        "Protection 4, Protection 5, Protection 6, Protection 7, Protection 8 (strongest). "
+        "One protection level per terrain. [Rules]"
+    )
+    assert not any(line.startswith("Protection") for line in block.lines)
 
 
 def test_the_source_most_rows_of_a_sheets_table_name_is_said_once_in_its_heading() -> None:

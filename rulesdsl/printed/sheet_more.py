@@ -530,8 +530,8 @@ def _rounding_word(rounding: ir.Rounding) -> str:
 def _each_other(excl: Sequence[ir.Exclusion]) -> bool:
     """Whether ``excl`` opens with three or more conditions that exclude each other, written
     one after another as ``a with b, c, d``, ``b with c, d``, ``c with d`` (BattleTech's eight
-    precipitations): a sheet says so once, "at most one of" them. The ones after the first
-    carry no note and the first's source."""
+    precipitations, generic_wargame's eight protection levels): a sheet says so once, "at
+    most one" of them. The ones after the first carry no note, and no source but the first's."""
     first = excl[0]
     n = len(first.others)
     if n < 2 or len(excl) < n:
@@ -540,6 +540,6 @@ def _each_other(excl: Sequence[ir.Exclusion]) -> bool:
         e.subject == first.others[k - 1]
         and e.others == first.others[k:]
         and not e.info.notes
-        and e.info.source == first.info.source
+        and e.info.source in (None, first.info.source)
         for k, e in enumerate(excl[1:n], start=1)
     )
