@@ -121,7 +121,7 @@ HYPHENATED_HEIGHT = 1.5
 """How many times its height across the page a table may take in a column where it fits
 there only with its words hyphenated (BattleTech's Russian weather table, 1.4 times: 3/4 of
 the room it took across the page, which put the Russian rules on a third page; a table
-that hyphenation shreds into more lines, as the terrain effects at 2.9 times, keeps the
+that hyphenation shreds into more lines, as the terrain effects at 2.7-2.9 times, keeps the
 page's width)."""
 
 DEFAULT_PAPER = "a4"
