@@ -115,7 +115,7 @@ def test_the_mech_deck_keeps_only_what_concerns_mechs() -> None:
     heads = {h.text for c in base if c.table is not None for row in c.table.head for h in row}
     assert "ОД на гекс: Мех" in heads
     assert not any("Гусеничная" in h or "Ховер" in h for h in heads)
-    piloting = "Модификатор броска навыка пилотирования/вождения"
+    piloting = "Модификатор пилотирования/вождения"
     assert piloting in heads
     assert "Большая техника (наземная)" not in heads
     # by mode, only the mech's own column is left; "others" is the to-hit modifier's column

@@ -689,7 +689,7 @@ RULESET: Final = Ruleset(
     version="2.0.0",
     digest="sha256:79c0671f89f438fc",
     languages=("en", "ru"),
-    extends=(Ancestor("battletech_tacops", "2.0.0", "sha256:8bc33b91cf7976a7"),),
+    extends=(Ancestor("battletech_tacops", "2.0.0", "sha256:a7d46c4f94329c28"),),
 )
 
 ENTRY_COST: Final = 1

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from itertools import repeat
+from typing import Any
 
 __all__ = ["Box", "TableFit", "column_chunks", "lines", "min_width", "table_fit", "width"]
 
@@ -70,21 +71,54 @@ points a dictionary gives sit near the middle of a long word; the share errs wid
 
 
 @lru_cache(maxsize=16384)
-def min_width(text: str, size: float, bold: bool = False, hyphens: bool = False) -> float:
+def min_width(
+    text: str, size: float, bold: bool = False, hyphens: bool = False, lang: str = ""
+) -> float:
     """The widest word of ``text``: the narrowest the text can be wrapped to; with
     ``hyphens``, a long word counts as its longer piece and a hyphen (the card's headers
-    are set with ``hyphens: auto``). Remembered, as :func:`lines`: a deck's packing
-    measures each cell again for every type size, turn and fill it tries (BattleTech ru's
-    hover deck asks 24,666 times for 874 widths, 24,798 times for 6,207 line counts)."""
+    are set with ``hyphens: auto``), or, given ``lang``, as its widest piece between the
+    breaks the language's dictionary allows (:func:`syllables`). Remembered, as
+    :func:`lines`: a deck's packing measures each cell again for every type size, turn and
+    fill it tries (BattleTech ru's hover deck asks 24,666 times for 874 widths, 24,798 times
+    for 6,207 line counts)."""
     words = _BREAKS.split(text.replace("/", "/ ").strip())
 
     def least(word: str) -> float:
         whole = width(word, size, bold)
+        if hyphens and lang:
+            pieces = syllables(word, lang)
+            last = len(pieces) - 1
+            return max(
+                width(p, size, bold) + (i < last) * width("-", size, bold)
+                for i, p in enumerate(pieces)
+            )
         if hyphens and len(word) >= HYPHEN_LETTERS and word.isalpha():
             return min(whole, whole * HYPHEN_SHARE + width("-", size, bold))
         return whole
 
     return max((least(w) for w in words), default=0.0)
+
+
+HYPHEN_LIMIT = (5, 2, 2)
+"""WeasyPrint's ``hyphenate-limit-chars: auto``: the fewest letters of a word it hyphenates,
+and of the piece before and after a break."""
+
+
+def syllables(word: str, lang: str) -> list[str]:
+    """``word`` cut at every break the hyphenation dictionary of ``lang`` allows, as WeasyPrint
+    hyphenates it (Pyphen, :data:`HYPHEN_LIMIT`); the word whole where it has none."""
+    shortest, left, right = HYPHEN_LIMIT
+    if len(word) < shortest:
+        return [word]
+    cuts = _dictionary(lang, left, right).positions(word)
+    return [word[a:b] for a, b in zip([0, *cuts], [*cuts, len(word)], strict=True)]
+
+
+@cache
+def _dictionary(lang: str, left: int, right: int) -> Any:
+    import pyphen  # a sheet's estimate alone needs it; cards and checks do not
+
+    return pyphen.Pyphen(lang=pyphen.language_fallback(lang) or "en", left=left, right=right)
 
 
 @lru_cache(maxsize=16384)
@@ -128,6 +162,9 @@ class Box:
     """Whether header cells may break long words with a hyphen (:func:`min_width`)."""
     body_hyphens: bool = False
     """Whether body cells may, too."""
+    hyphen_lang: str = ""
+    """The language whose dictionary breaks those words (a sheet's: :func:`syllables`);
+    empty, a word's break is estimated (:data:`HYPHEN_SHARE`)."""
 
 
 @dataclass(frozen=True)
@@ -168,7 +205,7 @@ def table_fit(
         for i, text in enumerate(row):
             b = heavy[n][i] if i < len(heavy[n]) else False
             hyphens = box.head_hyphens if is_head else box.body_hyphens
-            lo[i] = max(lo[i], min_width(text, size, b, hyphens) + box.pad_x)
+            lo[i] = max(lo[i], min_width(text, size, b, hyphens, box.hyphen_lang) + box.pad_x)
             hi[i] = max(hi[i], width(text, size, b) + box.pad_x)
     if ncols:
         lo[0] = max(lo[0], box.label_min + box.pad_x)

@@ -3,6 +3,7 @@ the changelog of a house rule, sources, line of sight and results tables."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import assert_never
@@ -66,11 +67,19 @@ class MoreBlocks(MovementBlocks):
 
     def exclusions(self) -> list[Block]:
         lines = []
-        for e in self.rs.exclusions:
-            others = ", ".join(self.name(o) for o in e.others)
-            line = self.w(
-                "label_colon", label=self.name(e.subject), text=self.w("excludes", others=others)
-            )
+        excl = list(self.rs.exclusions)
+        i = 0
+        while i < len(excl):
+            e = excl[i]
+            if _each_other(excl[i:]):
+                names = ", ".join(self.name(x) for x in (e.subject, *e.others))
+                line = self.w("excludes_each_other", items=names)
+                i += len(e.others)
+            else:
+                others = ", ".join(self.name(o) for o in e.others)
+                text = self.w("excludes", others=others)
+                line = self.w("label_colon", label=self.name(e.subject), text=text)
+                i += 1
             notes = self.note_texts(e.info)
             if notes:
                 line += ". " + " ".join(notes)
@@ -516,3 +525,21 @@ def _rounding_word(rounding: ir.Rounding) -> str:
             return "round_up"
         case _:
             assert_never(rounding)
+
+
+def _each_other(excl: Sequence[ir.Exclusion]) -> bool:
+    """Whether ``excl`` opens with three or more conditions that exclude each other, written
+    one after another as ``a with b, c, d``, ``b with c, d``, ``c with d`` (BattleTech's eight
+    precipitations, generic_wargame's eight protection levels): a sheet says so once, "at
+    most one" of them. The ones after the first carry no note, and no source but the first's."""
+    first = excl[0]
+    n = len(first.others)
+    if n < 2 or len(excl) < n:
+        return False
+    return all(
+        e.subject == first.others[k - 1]
+        and e.others == first.others[k:]
+        and not e.info.notes
+        and e.info.source in (None, first.info.source)
+        for k, e in enumerate(excl[1:n], start=1)
+    )

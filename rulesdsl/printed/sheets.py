@@ -117,6 +117,13 @@ COLUMN_SHARE = 0.95
 """The share of a column a table's narrowest layout may take to be set in it: the estimate
 of the widest words errs by a few per cent."""
 
+HYPHENATED_HEIGHT = 1.5
+"""How many times its height across the page a table may take in a column where it fits
+there only with its words hyphenated (BattleTech's Russian weather table, 1.4 times: 3/4 of
+the room it took across the page, which put the Russian rules on a third page; a table
+that hyphenation shreds into more lines, as the terrain effects at 2.7-2.9 times, keeps the
+page's width)."""
+
 DEFAULT_PAPER = "a4"
 
 # ---- Markdown escaping ----------------------------------------------------------------------
@@ -188,11 +195,13 @@ def _css() -> str:
     return source
 
 
-def _box(page: Paper) -> fit.Box:
+def _box(page: Paper, lang: str = "") -> fit.Box:
     """Type sizes of a sheet's tables (sheet.css: tables at 1rem, cells padded 0.3pt 2.5pt, the
-    label column at least 9em)."""
+    label column at least 9em); given ``lang``, words broken wherever the language's
+    dictionary allows, as the printed sheet may hyphenate them (``hyphens: auto``)."""
     font = float(page.font.removesuffix("pt"))
-    return fit.Box(font=font, line=1.08, pad_x=5.6, pad_y=1.2, label_min=9 * font)
+    box = fit.Box(font=font, line=1.08, pad_x=5.6, pad_y=1.2, label_min=9 * font)
+    return replace(box, head_hyphens=True, body_hyphens=True, hyphen_lang=lang) if lang else box
 
 
 def _narrow(block: Block, t: TableView, room: float, box: fit.Box) -> bool:
@@ -248,7 +257,7 @@ def fit_to_paper(
                     after=block.after if last else [],
                 )
                 blocks.append(replace(part, narrow=_narrow(part, piece, room, box)))
-        sections += _in_columns(replace(section, blocks=blocks), page, box, tight or {})
+        sections += _in_columns(replace(section, blocks=blocks), page, sheet.lang, tight or {})
     return replace(sheet, sections=sections)
 
 
@@ -270,7 +279,7 @@ def _row_source_up(block: Block) -> Block:
 
 
 def _in_columns(
-    section: Section, page: Paper, box: fit.Box, tight: Mapping[str, float]
+    section: Section, page: Paper, lang: str, tight: Mapping[str, float]
 ) -> list[Section]:
     """``section`` in parts: each block that fits a column of a two-column page (a folded
     table too wide folded is unfolded), so the columns balance between blocks, and runs of
@@ -282,7 +291,7 @@ def _in_columns(
     runs: list[tuple[bool, list[Block]]] = []
     for block in section.blocks:
         share = tight.get(f"{section.id}/{block.id.partition('-')[0]}", 1.0)
-        fitted = _in_column(block, column * share, box)
+        fitted = _in_column(block, column * share, page, lang if share == 1.0 else "")
         if fitted is None and runs and runs[-1][0]:
             runs[-1][1].append(block)
         else:
@@ -300,10 +309,13 @@ _COLUMN_DIAGRAMS: Total[BlockKind, bool] = total(
 neighbours); any other diagram takes the page's width."""
 
 
-def _in_column(block: Block, room: float, box: fit.Box) -> Block | None:
+def _in_column(block: Block, room: float, page: Paper, lang: str) -> Block | None:
     """``block`` as a column ``room`` points wide sets it, or None where it does not fit (a
     block set half-width fits); a folded table stays folded only where its halves fit
-    unwrapped side by side."""
+    unwrapped side by side. Given the sheet's ``lang``, a table that fits only with its words
+    hyphenated by the language's dictionary is set in the column where that takes at most
+    :data:`HYPHENATED_HEIGHT` times its height across the page."""
+    box = _box(page)
     t = block.table
     if block.narrow:  # it fits half the page's width already
         return block
@@ -313,9 +325,19 @@ def _in_column(block: Block, room: float, box: fit.Box) -> Block | None:
         return block
     if t.fold and sum(measure(t, math.inf, box).widths) > room / 2:
         t = replace(t, fold=False)
-    if not measure(t, room, box).fits:
-        return None
-    return replace(block, table=t)
+    if measure(t, room, box).fits or (lang and _hyphenated_fits(t, room, page, lang)):
+        return replace(block, table=t)
+    return None
+
+
+def _hyphenated_fits(t: TableView, room: float, page: Paper, lang: str) -> bool:
+    box = _box(page, lang)
+    column = measure(t, room, box)
+    across = measure(t, page.width * 72 / 25.4, box)
+    height = column.head_height + sum(column.row_heights)
+    return column.fits and height <= HYPHENATED_HEIGHT * (
+        across.head_height + sum(across.row_heights)
+    )
 
 
 class Narrow:
