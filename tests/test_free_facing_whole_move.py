@@ -1,73 +1,190 @@
-"""Whole-move rules beside facing off the grid (issue 40). A free move (`free_move`, legs in
-inches) names no features, so no leg could count for `at most 1 river`, carry `crosses hedge`
-or keep `on road, allowance +2 in`: such a rule beside a `facing MODE : turn ...` line is
-refused at its place, E494 for a limit or a crosses rule, E495 for a bonus, rather than left
-silently out of the free move's answers. Rulesets with whole-move rules and no facing off the
-grid are unchanged."""
+"""Whole-move rules on free moves off the grid (issue 40). Beside `facing MODE : turn ...`
+(no grid) a leg of `free_move` may name, third, the features it crosses or enters
+(`("straight", 3, ["river"])`); a leg counts once for a rule when it names one of the rule's
+features, as a step does on a grid. A leg beyond a limit is refused, a `crosses` rule a leg
+counts for is carried in `FreeMove.marks`, and a bonus every straight or reverse leg counts
+for raises the allowance (turns and pivots cross and enter nothing). Python, JavaScript and the
+reference semantics answer alike; rulesets without whole-move rules keep their module."""
 
 from __future__ import annotations
 
+import random
+import shutil
+import subprocess
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
+import pytest
+
+from rulesdsl import ir
+from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
-from tests.test_free_facing import HEADER, JEEP, TANK
-from tests.test_sight_and_results import located, yaml_errors
+from rulesdsl.semantics import free_facing
+from tests import js_queries
+from tests.conftest import compile_snippet
+from tests.test_free_facing import HEADER, JEEP, TANK, _legs
+from tests.test_js_target import _typescript, node, write_package
+from tests.test_sight_and_results import load
 
-WATER = 'layer water "Water" {\n  columns cost\n  river "River" | 2\n  ford "Ford" | 1\n}\n'
+__all__ = ["node"]  # the fixture, used by name
+
+WATER = (
+    'layer water "Water" {\n  columns cost\n  river "River" | 2\n  ford "Ford" | 1\n'
+    '  road "Road" | 1\n}\n'
+)
 LIMIT = 'whole move one_river "One river a move" : at most 1 river\n'
 MARK = 'whole move no_fire "May not fire" : crosses ford or river\n'
-BONUS = 'whole move open_ground "Open ground" : on clear, allowance +2 in\n'
+BONUS = 'whole move road_march "Road march" : on road, allowance +2 in\n'
+RULES = TANK + JEEP + WATER + LIMIT + MARK + BONUS
 
 
-def _at(text: str, line: str, part: str) -> tuple[int, int]:
-    """The line and column of ``part`` in ``line`` of ``text``."""
-    number = text.split("\n").index(line.rstrip("\n")) + 1
-    return number, line.index(part) + 1
+def _ruleset(body: str = RULES) -> ir.Ruleset:
+    compiled = compile_snippet(Compiler(), HEADER + body)
+    errors = [str(d) for d in compiled.diagnostics if d.is_error]
+    assert compiled.ruleset is not None and not errors, errors
+    return compiled.ruleset
 
 
-def test_a_whole_move_limit_beside_facing_off_the_grid_is_e494_at_the_limit() -> None:
-    text = HEADER + TANK + JEEP + WATER + LIMIT
-    assert located(Compiler(), text) == [("E494", *_at(text, LIMIT, "1 river"))]
+def _module(tmp_path: Path, body: str = RULES) -> ModuleType:
+    return load(_ruleset(body), tmp_path)
 
 
-def test_a_crosses_rule_beside_facing_off_the_grid_is_e494_at_its_first_feature() -> None:
-    text = HEADER + TANK + WATER + MARK
-    assert located(Compiler(), text) == [("E494", *_at(text, MARK, "ford"))]
+def _answer(function: Any, *args: Any) -> Any:
+    try:
+        return tuple(function(*args))
+    except ValueError as error:
+        return (type(error).__name__, str(error))
 
 
-def test_a_whole_move_bonus_beside_facing_off_the_grid_is_e495_at_the_bonus() -> None:
-    text = HEADER + JEEP + WATER + BONUS
-    assert located(Compiler(), text) == [("E495", *_at(text, BONUS, "+2 in"))]
-
-
-def test_every_whole_move_rule_beside_facing_off_the_grid_is_reported_in_one_run() -> None:
-    compiled = Compiler().compile_text(HEADER + TANK + WATER + LIMIT + MARK + BONUS, "w.terrain")
-    errors = [d for d in compiled.diagnostics if d.is_error]
-    assert [d.code for d in errors] == ["E494", "E494", "E495"]
-    assert all("(tank)" in d.message and "legs name no features" in d.hint for d in errors)
-
-
-def test_whole_move_rules_without_facing_off_the_grid_still_compile_clean() -> None:
-    assert located(Compiler(), HEADER + WATER + LIMIT + MARK + BONUS) == []
-    assert located(Compiler(), HEADER + TANK + JEEP + WATER) == []
-
-
-def test_a_whole_move_rule_beside_facing_off_the_grid_in_yaml_is_reported_at_its_entry(
+def test_a_free_move_beyond_a_whole_move_limit_is_illegal_and_says_which_leg(
     tmp_path: Path,
 ) -> None:
-    found = yaml_errors(HEADER + TANK + WATER + LIMIT + BONUS, tmp_path)
-    assert [d.code for d in found] == ["E494", "E495"]
+    m = _module(tmp_path)
+    one = [("straight", 2, ["river"]), ("turn", 45), ("straight", 1, ["road"])]
+    assert m.free_move("tank", one, 8).used == 4.0
+    two = [("straight", 2, ["river"]), ("turn", 45), ("straight", 2, ("river", "road"))]
+    with pytest.raises(m.IllegalMove, match=r"^leg 3 goes beyond 'One river a move' \(at most 1"):
+        m.free_move("tank", two, 8)
 
 
-def test_a_house_rule_that_drops_the_facing_off_the_grid_may_add_whole_move_rules(
+def test_a_free_move_whose_leg_crosses_a_marked_feature_carries_the_rule(tmp_path: Path) -> None:
+    m = _module(tmp_path)
+    assert m.free_move("jeep", [("straight", 1, ["ford"]), ("straight", 1)], 6).marks == (
+        "no_fire",
+    )
+    assert m.free_move("jeep", [("straight", 1, ["road"])], 6).marks == ()
+    assert m.free_move("jeep", [("straight", 1)], 6) == (1.0, 5.0, False, "", ())
+
+
+def test_a_free_move_wholly_on_road_may_use_the_allowance_plus_the_bonus(tmp_path: Path) -> None:
+    m = _module(tmp_path)
+    road = [("straight", 4, ["road"]), ("pivot", 90), ("straight", 3, ["road", "ford"])]
+    assert m.free_move("tank", road, 8) == (9.0, 1.0, False, "", ("no_fire",))
+    off_road = [("straight", 4, ["road"]), ("pivot", 90), ("straight", 3)]
+    with pytest.raises(m.IllegalMove, match=r"leg 3 brings the move to 9\.0, more than the allowa"):
+        m.free_move("tank", off_road, 8)
+    assert m.free_move("tank", [("pivot", 90)], 1).left == 1.0  # turns alone keep the bonus
+
+
+def test_a_leg_names_known_features_and_only_a_straight_or_reverse_leg_names_any(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "tanks.terrain").write_text(HEADER + TANK + WATER, "utf-8")
-    house = tmp_path / "house.terrain"
-    head = 'ruleset house "House"\nversion 1.0.0\nextends tanks@^1.0\n'
-    house.write_text(head + LIMIT, "utf-8")
-    compiled = Compiler().compile_file(house)
-    assert [d.code for d in compiled.diagnostics if d.is_error] == ["E494"]
-    house.write_text(head + "remove facing tank\n" + LIMIT, "utf-8")
-    compiled = Compiler().compile_file(house)
-    assert [d.code for d in compiled.diagnostics if d.is_error] == []
+    m = _module(tmp_path)
+    with pytest.raises(m.IllegalMove, match="leg 1: a turn crosses and enters nothing"):
+        m.free_move("tank", [("turn", 45, ["road"])], 8)
+    with pytest.raises(m.IllegalMove, match="leg 2 must name what it crosses or enters"):
+        m.free_move("tank", [("straight", 2), ("straight", 1, ["lava"])], 8)
+    assert m.free_move("tank", [("straight", 2), ("pivot", 45, [])], 8).used == 4.0
+
+
+def test_free_moves_with_whole_move_rules_answer_as_the_reference_semantics(
+    tmp_path: Path,
+) -> None:
+    rs = _ruleset()
+    m = load(rs, tmp_path)
+    rules = {f.mode: f for f in rs.free_facings}
+    rng = random.Random(40)
+    answers, raised = [], 0
+    for _ in range(600):
+        mode = rng.choice(["tank", "jeep"])
+        legs: list[tuple[Any, ...]] = []
+        road = rng.random() < 0.3  # every leg on road: the bonus
+        for kind, amount in _legs(rng):
+            named = rng.sample(["river", "ford", "clear"], rng.randint(0, 2)) + ["road"] * road
+            moved = kind in ("straight", "reverse") and rng.random() < 0.8
+            legs.append((kind, amount, named) if moved else (kind, amount))
+        allowance = rng.choice([4, 6, 8, 12])
+        module = _answer(m.free_move, mode, legs, allowance)
+        reference = _answer(free_facing.free_move_whole, rs, rules[mode], legs, allowance)
+        assert module == reference, (mode, legs, allowance)
+        answers.append(str(module))
+        legal = isinstance(module[0], float)
+        raised += legal and module[1] > max(0, allowance - module[0])  # on road: the bonus
+    assert sum("goes beyond 'One river a move'" in a for a in answers) > 3
+    assert sum("'no_fire'" in a for a in answers) > 10
+    assert raised > 20
+
+
+def test_js_module_answers_free_moves_with_whole_move_rules_as_python(
+    node: str, tmp_path: Path
+) -> None:
+    rs = _ruleset()
+    plan = module_plan.build(rs)
+    python = load(rs, tmp_path)
+    module = write_package(plan, tmp_path / "js")
+    queries = list(js_queries.families()["freefacing_whole"](random.Random(40), plan))
+    queries += list(js_queries.families()["freefacing_whole"](random.Random(41), plan))
+    expected = [js_queries.ask_python(python, q) for q in queries]
+    got = js_queries.ask_node(module, queries)
+    wrong = [
+        (q, e, g)
+        for q, e, g in zip(queries, expected, got, strict=True)
+        if not js_queries.same(e, g)
+    ]
+    assert wrong[:3] == []
+    answers = [str(e) for e in expected]  # the questions reach the rules
+    assert any("goes beyond 'One river a move'" in a for a in answers)
+    assert any("'no_fire'" in a for a in answers)
+    assert any("crosses and enters nothing" in a for a in answers)
+
+
+def test_the_declarations_type_legs_that_name_features_and_the_marks(
+    node: str, tmp_path: Path, pytestconfig: Any
+) -> None:
+    tsc = _typescript(pytestconfig)
+    write_package(module_plan.build(_ruleset()), tmp_path)
+    shutil.copy(Path(__file__).parent / "js" / "free_whole_consumer.ts", tmp_path / "consumer.ts")
+    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    done = subprocess.run(
+        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_free_facing_module_without_whole_move_rules_takes_two_part_legs_only(
+    tmp_path: Path,
+) -> None:
+    m = _module(tmp_path, TANK + JEEP + WATER)
+    with pytest.raises(m.IllegalMove, match=r"leg 1 must be a \(move, amount\) pair"):
+        m.free_move("tank", [("straight", 2, ["road"])], 8)
+    assert m.free_move("tank", [("straight", 2)], 8) == (2.0, 6.0, False, "")
+
+
+def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
+    text = (Path(__file__).parents[1] / "docs" / "language.md").read_text("utf-8")
+    part = text.split("### Whole-move rules on free moves", 1)[1]
+    rules = part.split("```terrain\n", 1)[1].split("```", 1)[0]
+    code = part.split("```python\n", 1)[1].split("```", 1)[0]
+    module = _module(tmp_path, TANK + JEEP + rules)
+    names: dict[str, Any] = vars(module).copy()
+    shown = 0
+    for line in code.splitlines():
+        call, _, answer = line.partition("  # ")
+        try:
+            got: Any = eval(call, names)
+        except module.IllegalMove as error:
+            got = f"IllegalMove: {error}"
+        assert str(got) == answer.split("  (")[0], line
+        shown += 1
+    assert shown == 4

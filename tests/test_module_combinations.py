@@ -18,6 +18,12 @@ from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
 from tests.conftest import MYPY_CACHE, compile_snippet
 from tests.test_facing_shares import BOG
+from tests.test_free_facing import HEADER as FREE_HEADER
+from tests.test_free_facing import JEEP, TANK
+from tests.test_free_facing_whole_move import BONUS as FREE_BONUS
+from tests.test_free_facing_whole_move import MARK as FREE_MARK
+from tests.test_free_facing_whole_move import RULES as FREE_WHOLE
+from tests.test_free_facing_whole_move import WATER as FREE_WATER
 from tests.test_js_target import _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_route_inputs import FACING as LEDGES_FACING
@@ -34,6 +40,8 @@ WHOLE = (
 OWN_RANGES = AIR_RULES.replace(
     'state speed "Speed" : 0 to 8,', 'state speed "Speed" : 0 to 8, bomber 0 to 6,'
 )
+
+FREE = FREE_HEADER + TANK + JEEP
 
 __all__ = ["node"]  # the fixture
 
@@ -87,6 +95,11 @@ COMBINATIONS = {
     + STALL
     + 'whole move low "Low" : on clear, allowance +2 MP\n'
     + 'whole move one "One front" : at most 1 front\n',
+    # facing off the grid (free moves whose legs name features) with whole-move rules: all
+    # three kinds, a bonus alone, a crosses rule alone
+    "free_whole": FREE_HEADER + FREE_WHOLE,
+    "free_bonus": FREE + FREE_WATER + FREE_BONUS,
+    "free_marks": FREE + FREE_WATER + FREE_MARK,
 }
 
 

@@ -119,9 +119,7 @@ class _Lowerer(TableLowering):
         facings = facing_lowering.facings(self, on_grid, grids, [k.id for k in kinds])
         free = [d for d in of(s.FacingDecl) if d.grid is None]
         free_facings = free_facing.free_facings(self, free, facings)
-        whole_moves = [
-            moves_lowering.whole_move(self, d, facings, free_facings) for d in of(s.WholeMoveDecl)
-        ]
+        whole_moves = [moves_lowering.whole_move(self, d, facings) for d in of(s.WholeMoveDecl)]
         states = [states_lowering.state(self, d) for d in of(s.StateDecl)]
         drifts = drift_lines(self, of(s.DriftDecl), grids, modes, states)
         item = self.header.item

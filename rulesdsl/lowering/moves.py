@@ -528,42 +528,9 @@ def _whole_bonus(lw: Context, given: s.Located) -> float:
     return float(number.value) if number is not None and number.value > 0 else 0.0
 
 
-def _off_the_grid(lw: Context, decl: s.WholeMoveDecl, free: Sequence[ir.FreeFacing]) -> None:
-    """E494/E495: a whole-move rule beside a unit type with facing off the grid. A free move's
-    legs (``free_move``) name no features, so no leg could count for a limit, carry a
-    ``crosses`` rule or keep a bonus: the rule would be silently left out of its answers."""
-    if not free:
-        return
-    mode = free[0].mode
-    if decl.bonus is not None:
-        lw.err(
-            "E495",
-            f"a whole-move bonus beside a unit type with facing off the grid ({mode})",
-            decl.bonus.pos,
-            "a free move's legs name no features, so none is ever on the bonus's features: "
-            "leave the bonus to players, or give the unit type a grid (`facing MODE on GRID`)",
-        )
-        return
-    named = decl.most or (decl.features[0] if decl.features else decl.item.name)
-    lw.err(
-        "E494",
-        f"a whole-move {'limit' if decl.most else 'rule'} beside a unit type with facing off "
-        f"the grid ({mode})",
-        named.pos,
-        "a free move's legs name no features for it to count or mark: leave the rule to "
-        "players, or give the unit type a grid (`facing MODE on GRID`)",
-    )
-
-
-def whole_move(
-    lw: Context,
-    decl: s.WholeMoveDecl,
-    facings: Sequence[ir.Facing],
-    free: Sequence[ir.FreeFacing] = (),
-) -> ir.WholeMove:
+def whole_move(lw: Context, decl: s.WholeMoveDecl, facings: Sequence[ir.Facing]) -> ir.WholeMove:
     """``whole move NAME labels : crosses F [or G]``, ``... : at most N F [or G]`` or ``... : on
     F [or G], allowance +N``."""
-    _off_the_grid(lw, decl, free)
     named: list[str] = []
     for name in decl.features:
         if lw.symbols.require(name, ("feature",), "feature"):
