@@ -176,7 +176,9 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
     part = text.split("### Whole-move rules on free moves", 1)[1]
     rules = part.split("```terrain\n", 1)[1].split("```", 1)[0]
     code = part.split("```python\n", 1)[1].split("```", 1)[0]
-    module = _module(tmp_path, TANK + JEEP + rules)
+    compiled = compile_snippet(Compiler(), rules)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    module = load(compiled.ruleset, tmp_path)
     names: dict[str, Any] = vars(module).copy()
     shown = 0
     for line in code.splitlines():
