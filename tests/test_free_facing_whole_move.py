@@ -23,9 +23,10 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import free_facing
 from tests import js_queries
 from tests.conftest import compile_snippet
+from tests.test_examples_route_inputs import _vectors, js_answers, replay_python
 from tests.test_free_facing import HEADER, JEEP, TANK, _legs
 from tests.test_js_target import _typescript, node, write_package
-from tests.test_sight_and_results import load
+from tests.test_sight_and_results import load, located
 
 __all__ = ["node"]  # the fixture, used by name
 
@@ -190,3 +191,52 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
         assert str(got) == answer.split("  (")[0], line
         shown += 1
     assert shown == 4
+
+
+EXAMPLE = (
+    'example convoy "Convoy" {\n'
+    "  free_move(tank, (straight, 2 in, river), (turn, 45 deg), (straight, 2 in, river), "
+    "allowance=8 in) = illegal\n"
+    "  free_move(tank, (straight, 4 in, road), (pivot, 90 deg), (straight, 3 in, road, ford), "
+    "allowance=8 in) = 9 in\n"
+    "  free_move(tank, (straight, 4 in, road), (pivot, 90 deg), (straight, 3 in), "
+    "allowance=8 in) = illegal\n"
+    "}\n"
+)
+
+
+def test_a_worked_example_of_a_free_move_names_the_features_of_its_legs(tmp_path: Path) -> None:
+    assert located(Compiler(), HEADER + RULES + EXAMPLE) == []
+    wrong = EXAMPLE.replace("allowance=8 in) = 9 in", "allowance=8 in) = illegal")
+    assert [c for c, _, _ in located(Compiler(), HEADER + RULES + wrong)] == ["E270"]
+    _, vectors = _vectors(Compiler(), HEADER + RULES + EXAMPLE, tmp_path)
+    assert vectors[1]["args"][1] == [
+        ["straight", 4.0, ["road"]],
+        ["pivot", 90.0],
+        ["straight", 3.0, ["road", "ford"]],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("leg", "rules"),
+    [
+        ("(turn, 45 deg, road)", RULES),
+        ("(straight, 2 in, lava)", RULES),
+        ("(straight, 2 in, road)", TANK + WATER),
+    ],
+    ids=["on_a_turn", "unknown", "without_whole_move_rules"],
+)
+def test_a_worked_example_leg_that_names_what_it_may_not_is_e456_at_the_leg(
+    leg: str, rules: str
+) -> None:
+    question = f"free_move(tank, (straight, 2 in), {leg}) = 3 in"
+    text = HEADER + rules + 'example bad "Bad" {\n  ' + question + "\n}\n"
+    line = text.split("\n").index("  " + question) + 1
+    assert located(Compiler(), text) == [("E456", line, question.rindex(leg) + 3)]
+
+
+def test_python_and_js_modules_replay_the_free_move_examples(node: str, tmp_path: Path) -> None:
+    rs, vectors = _vectors(Compiler(), HEADER + RULES + EXAMPLE, tmp_path)
+    (tmp_path / "py").mkdir()
+    assert "3 passed" in replay_python(rs, tmp_path / "py")
+    assert js_answers(rs, vectors, tmp_path) == [v["expected"] for v in vectors]
