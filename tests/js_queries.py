@@ -230,6 +230,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_feeds,
         js_queries_fog,
         js_queries_freefacing,
+        js_queries_freefacing_whole,
         js_queries_moves,
         js_queries_numbers,
         js_queries_pairs,
@@ -285,6 +286,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "first_step": js_queries_stall.first_step_queries,
         "roll_bands": js_queries_rollst.roll_band_queries,
         "sail": js_queries_sail.sail_queries,
+        "freefacing_whole": js_queries_freefacing_whole.free_whole_queries,
     }
 
 
@@ -377,7 +379,7 @@ def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
             if query.get("freefacing"):  # a free move off the grid (js_queries_freefacing.py)
-                return {"answer": list(module.free_move(*args))}
+                return {"answer": json.loads(json.dumps(list(module.free_move(*args))))}
             if query.get("facing"):  # a facing route question (tests/js_queries_facing.py)
                 from tests import js_queries_facing
 

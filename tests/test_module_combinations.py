@@ -19,6 +19,12 @@ from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
 from tests.conftest import MYPY_CACHE, compile_snippet
 from tests.test_facing_shares import BOG
+from tests.test_free_facing import HEADER as FREE_HEADER
+from tests.test_free_facing import JEEP, TANK
+from tests.test_free_facing_whole_move import BONUS as FREE_BONUS
+from tests.test_free_facing_whole_move import MARK as FREE_MARK
+from tests.test_free_facing_whole_move import RULES as FREE_WHOLE
+from tests.test_free_facing_whole_move import WATER as FREE_WATER
 from tests.test_js_target import _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_route_inputs import FACING as LEDGES_FACING
@@ -35,6 +41,8 @@ WHOLE = (
 OWN_RANGES = AIR_RULES.replace(
     'state speed "Speed" : 0 to 8,', 'state speed "Speed" : 0 to 8, bomber 0 to 6,'
 )
+
+FREE = FREE_HEADER + TANK + JEEP
 
 __all__ = ["node"]  # the fixture
 
@@ -108,6 +116,11 @@ COMBINATIONS = {
     "sailing_capped": LEDGES_FACING.replace("facing walker on field : turn 1 MP per hexside\n", "")
     + TACKING
     + 'state fuel "Fuel" : 0 to 6, rubble -4 capped\n',
+    # facing off the grid (free moves whose legs name features) with whole-move rules: all
+    # three kinds, a bonus alone, a crosses rule alone
+    "free_whole": FREE_HEADER + FREE_WHOLE,
+    "free_bonus": FREE + FREE_WATER + FREE_BONUS,
+    "free_marks": FREE + FREE_WATER + FREE_MARK,
 }
 
 

@@ -771,7 +771,7 @@ def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any
             ),
         ]
     if question_kind(rs, q) == "free_move":  # the legs as one list, as the module takes them
-        args = [args[0], args[1:]]
+        args = [args[0], [[*leg[:2], leg[2:]] if len(leg) > 2 else leg for leg in args[1:]]]
     return {
         "example": example.id,
         "question": q.ask,

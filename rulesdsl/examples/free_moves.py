@@ -2,7 +2,9 @@
 in), (turn, 45 deg), (straight, 3 in)) = 5 in, ends``: the legs in order, each a kind of leg
 and its length or angle (negative: the other way), as the module's ``free_move`` takes them.
 It answers what the move used, then ``ends`` when the move ends there; ``illegal`` when the
-rule does not allow the move (the module raises ``IllegalMove``).
+rule does not allow the move (the module raises ``IllegalMove``). With ``whole move`` lines a
+straight or reverse leg may name, after its length, the features it crosses or enters:
+``(straight, 2 in, river)``, ``(straight, 3 in, road, ford)``.
 """
 
 from __future__ import annotations
@@ -16,21 +18,40 @@ from rulesdsl.semantics import free_facing, routes
 Found = tuple[int, ir.ExampleArg]
 
 LEG_FORM = "each leg is (straight, 2 in), (reverse, 1 in), (turn, 45 deg) or (pivot, 135 deg)"
+NAMED_FORM = "; a straight or reverse leg may name the features it crosses: (straight, 2 in, river)"
+
+Leg = tuple[free_facing.Leg, float] | tuple[free_facing.Leg, float, tuple[str, ...]]
+"""A leg as the module takes it: with the features it names, in a ruleset with whole-move rules."""
 
 
-def legs(rs: ir.Ruleset, written: Sequence[Found]) -> list[tuple[free_facing.Leg, float]]:
+def _named(
+    rs: ir.Ruleset, i: int, leg: free_facing.Leg, rest: Sequence[ir.Value]
+) -> tuple[str, ...]:
+    """The features a leg names after its length (E456 for what is not a declared feature, or
+    for any on a turn or pivot)."""
+    names = tuple(v.name for v in rest if isinstance(v, ir.Symbol))
+    known = {f.id for f in rs.features}
+    if len(names) < len(rest) or not set(names) <= known or leg in ("turn", "pivot"):
+        raise Unanswerable(f"argument {i + 1}: {LEG_FORM}{NAMED_FORM}", i, code="E456")
+    return names
+
+
+def legs(rs: ir.Ruleset, written: Sequence[Found]) -> list[Leg]:
     """The legs as the module takes them; a leg written otherwise is E456, a length or an
     angle in another unit E273."""
-    out: list[tuple[free_facing.Leg, float]] = []
+    out: list[Leg] = []
+    sizes = range(2, 3 + len(rs.features)) if rs.whole_moves else range(2, 3)
     for i, a in written:
-        kind, amount = a.values if a.grouped and len(a.values) == 2 else (None, None)
+        grouped = a.grouped and len(a.values) in sizes
+        kind, amount = a.values[:2] if grouped else (None, None)
         leg = next((m for m in free_facing.LEGS if kind == ir.Symbol(m)), None)
         if leg is None or not isinstance(amount, ir.Number):
             raise Unanswerable(f"argument {i + 1}: {LEG_FORM}", i, code="E456")
         unit = "deg" if leg in ("turn", "pivot") else rs.units.get("distance")
         if amount.unit is not None and unit is not None and amount.unit != unit:
             raise Unanswerable(f"a {leg} leg is in {unit}, not {amount.unit}", i, wrong_unit=True)
-        out.append((leg, amount.value))
+        rest = a.values[2:]
+        out.append((leg, amount.value, _named(rs, i, leg, rest)) if rest else (leg, amount.value))
     if not out:
         raise Unanswerable("free_move() needs the legs of the move after the unit type")
     return out
@@ -53,9 +74,13 @@ def answer(rs: ir.Ruleset, mode: str, written: Sequence[Found], given: Found | N
     if allowance is None:
         raise Unanswerable("free_move() needs 'allowance' here: the unit type has none of its own")
     try:
-        used, left, ends, why = free_facing.free_move(rule, moves, allowance)
+        if rs.whole_moves:
+            used, left, ends, why, marks = free_facing.free_move_whole(rs, rule, moves, allowance)
+        else:
+            used, left, ends, why, marks = (*free_facing.free_move(rule, moves, allowance), ())
     except free_facing.IllegalMove as exc:
         return Answered(({"word": "illegal"},), rs.units.get("cost"), (f"illegal: {exc}",))
     parts: tuple[Plain, ...] = ({"number": used},) + (({"word": "ends"},) if ends else ())
-    cells = (f"left: {spelling.number(left)}", *([why] if why else []))
+    carried = [f"marks: {', '.join(marks)}"] if marks else []
+    cells = (f"left: {spelling.number(left)}", *([why] if why else []), *carried)
     return Answered(parts, rs.units.get("cost"), cells)

@@ -145,7 +145,7 @@ const answers = request.queries.map((query) => {
     if (query.freefacing) { // a free move off the grid (tests/js_queries_freefacing.py)
       const [mode, legs, allowance] = decoded(query.args);
       const move = m.freeMove(mode, legs, allowance);
-      return { answer: [move.used, move.left, move.ends, move.reason] };
+      return { answer: [move.used, move.left, move.ends, move.reason, ...(move.marks ? [move.marks] : [])] };
     }
     if (query.facing) return { answer: answerFacing(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
     if (query.board !== undefined) return { answer: answerRoute(m, { ...query, args: decoded(query.args), kwargs: decoded(query.kwargs) }) };
