@@ -3,7 +3,8 @@
 example by its number there. Example 17 (an arc from positions, then its penetration) is not a
 worked example of the ruleset (it would take the French sheet to a third page), so it is asked
 here, as are 13 to 16 (free moves and an arc from positions, worked examples since they may give
-legs and places), of the Python module and of the JavaScript one alike; the soft-ground house rule's changed answers are checked the same way."""
+legs and places), of the Python module and of the JavaScript one alike; the soft-ground house
+rule's changed answers are checked the same way."""
 
 from __future__ import annotations
 
