@@ -344,7 +344,7 @@ def test_diff_prints_changes_by_level(capsys: pytest.CaptureFixture[str]) -> Non
     )
     assert code == 0
     assert out == (
-        "battletech_tacops 2.0.0 -> battletech_tacops_desert 2.0.0\n"
+        "battletech_tacops 2.0.1 -> battletech_tacops_desert 2.0.1\n"
         "breaking (1):\n"
         "  - mode removed: Airship (flying)  [airship]\n"
         "additive (1):\n"
