@@ -195,12 +195,19 @@ def _css() -> str:
     return source
 
 
+NOWRAP = frozenset({"chance", "roll"})
+"""Cell classes sheet.css sets on one line (``white-space: nowrap``): hex_operational's
+chances "2/6 · 33.3%" were measured as wrapping at their spaces, the table was set in a
+column it overflowed by 2.7 mm and the sheet was laid out a second time (issue 44)."""
+
+
 def _box(page: Paper, lang: str = "") -> fit.Box:
     """Type sizes of a sheet's tables (sheet.css: tables at 1rem, cells padded 0.3pt 2.5pt, the
-    label column at least 9em); given ``lang``, words broken wherever the language's
-    dictionary allows, as the printed sheet may hyphenate them (``hyphens: auto``)."""
+    label column at least 9em, :data:`NOWRAP` cells on one line); given ``lang``, words
+    broken wherever the language's dictionary allows, as the printed sheet may hyphenate
+    them (``hyphens: auto``)."""
     font = float(page.font.removesuffix("pt"))
-    box = fit.Box(font=font, line=1.08, pad_x=5.6, pad_y=1.2, label_min=9 * font)
+    box = fit.Box(font=font, line=1.08, pad_x=5.6, pad_y=1.2, label_min=9 * font, nowrap=NOWRAP)
     return replace(box, head_hyphens=True, body_hyphens=True, hyphen_lang=lang) if lang else box
 
 

@@ -107,7 +107,8 @@ def measure(t: TableView, room: float, box: fit.Box) -> fit.TableFit:
             per_column[c] = fit_text(cell.text, cell.notes)
     rows = [[_cell_text(c) for c in r] for r in t.rows]
     bold = [[bool(BOLD & set(c.classes)) for c in r] for r in t.rows]
-    result = fit.table_fit([per_column] if t.head else [], rows, room, box, bold)
+    whole = [[bool(box.nowrap & set(c.classes)) for c in r] for r in t.rows]
+    result = fit.table_fit([per_column] if t.head else [], rows, room, box, bold, whole)
     extra = 0.0
     if t.head and len(t.head) > 1:
         spans: dict[int, list[int]] = {}
