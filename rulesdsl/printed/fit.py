@@ -180,6 +180,9 @@ class TableFit:
     head_height: float
     fits: bool
     """Whether the narrowest layout of the table fits the room across."""
+    exact: list[bool]
+    """Whether each column's narrowest is a set length rather than an estimate of where its
+    words break: the label column's least width, or a cell set on one line."""
 
 
 def table_fit(
@@ -202,6 +205,7 @@ def table_fit(
     ncols = max((len(r) for r in (*head, *rows)), default=0)
     lo = [0.0] * ncols
     hi = [0.0] * ncols
+    exact = [False] * ncols
     heavy = [[True] * len(r) for r in head] + [
         list(bold[n]) if n < len(bold) else [False] * len(r) for n, r in enumerate(rows)
     ]
@@ -214,9 +218,11 @@ def table_fit(
             across = width(text, size, b)
             one_line = not is_head and _flag(whole, n - len(head), i)
             least = across if one_line else min_width(text, size, b, hyphens, box.hyphen_lang)
-            lo[i] = max(lo[i], least + box.pad_x)
+            if least + box.pad_x > lo[i]:
+                lo[i], exact[i] = least + box.pad_x, one_line
             hi[i] = max(hi[i], across + box.pad_x)
     if ncols:
+        exact[0] = exact[0] or box.label_min + box.pad_x >= lo[0]
         lo[0] = max(lo[0], box.label_min + box.pad_x)
         hi[0] = max(hi[0], lo[0])
     fits = sum(lo) <= room
@@ -241,7 +247,7 @@ def table_fit(
 
     head_height = sum(height(r, heavy[n], True) for n, r in enumerate(head))
     row_heights = [height(r, heavy[len(head) + n], False) for n, r in enumerate(rows)]
-    return TableFit(widths, lo, row_heights, head_height, fits)
+    return TableFit(widths, lo, row_heights, head_height, fits, exact)
 
 
 def _flag(flags: Sequence[Sequence[bool]], row: int, column: int) -> bool:

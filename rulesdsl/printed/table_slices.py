@@ -124,7 +124,12 @@ def measure(t: TableView, room: float, box: fit.Box) -> fit.TableFit:
         if spans:
             extra = most * box.font * box.head_scale * box.line + box.pad_y
     return fit.TableFit(
-        result.widths, result.mins, result.row_heights, result.head_height + extra, result.fits
+        result.widths,
+        result.mins,
+        result.row_heights,
+        result.head_height + extra,
+        result.fits,
+        result.exact,
     )
 
 
