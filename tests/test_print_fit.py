@@ -5,6 +5,7 @@ that read in black and white; designed backs; bleed for print shops."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -131,6 +132,28 @@ def test_a_sheet_that_loses_nothing_is_laid_out_once() -> None:
     assert layout.layouts == 1
 
 
+@pdf_layout.sheet_group("hex_operational", "en", "a4")
+def test_a_table_of_cells_set_on_one_line_is_measured_unwrapped() -> None:
+    """Issue 44: hex_operational's combat chances ("2/6 · 33.3%", ``white-space: nowrap``)
+    were measured as wrapping at their spaces, so the table was set in a column; it ran
+    2.7 mm over the other column and the sheet was laid out a second time, the table split
+    narrower. Measured unwrapped, it takes the page's width in the first layout."""
+    layout = pdf_layout.sheet_layout("hex_operational", "en", "a4")
+    assert layout.lost == ()
+    assert layout.layouts == 1
+
+
+def test_a_column_margin_is_not_charged_on_set_lengths() -> None:
+    """skirmish_keywords fr on Letter: its injury table (chances "1/6 · 16,7 %" measured
+    whole) needs 272.7 pt, over a column's 95 % (268.1 pt) only by the margin charged on its
+    label column's least width and its chances, lengths the estimate does not guess; sent
+    across the page, it left two lines of "Quand lancer" a third page of their own."""
+    layout = pdf_layout.sheet_layout("skirmish_keywords", "fr", "letter")
+    assert layout.lost == ()
+    assert layout.layouts == 1
+    assert layout.pages == 2
+
+
 LAID_OUT_TWICE = [
     ("battletech_tacops", "en"),
     ("battletech_tacops", "ru"),
@@ -197,6 +220,25 @@ def test_a_cell_a_variant_changed_is_measured_with_its_sign() -> None:
     wide = measure(changed, 160.0, box).widths[1]
     assert wide >= fit.width(f"15\u00a0cm {CHANGED_SIGN}", 8.0) + box.pad_x
     assert wide > measure(plain, 160.0, box).widths[1]
+
+
+def test_a_cell_set_on_one_line_is_as_narrow_as_its_whole_text() -> None:
+    """A chance cell ("2/6 · 33.3%") never wraps on a sheet (sheet.css ``.chance``): its
+    column's narrowest is the whole text, not its widest word, where the box says so."""
+    from rulesdsl.printed import fit
+    from rulesdsl.printed.sheet_view import CellView, HeadCell, TableView
+    from rulesdsl.printed.sheets import NOWRAP
+    from rulesdsl.printed.table_slices import measure
+
+    text = "2/6 · 33.3%"
+    table = TableView(
+        [[HeadCell(""), HeadCell("1:1")]],
+        [[CellView("Hit"), CellView(text, ("chance",))]],
+        ["", "1:1"],
+    )
+    box = fit.Box(font=8.0, line=1.2, pad_x=3.6, pad_y=1.6)
+    assert measure(table, 160.0, box).mins[1] < fit.width(text, 8.0)
+    assert measure(table, 160.0, replace(box, nowrap=NOWRAP)).mins[1] >= fit.width(text, 8.0)
 
 
 def test_a_results_table_is_never_split_between_its_columns() -> None:

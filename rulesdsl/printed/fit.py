@@ -165,6 +165,9 @@ class Box:
     hyphen_lang: str = ""
     """The language whose dictionary breaks those words (a sheet's: :func:`syllables`);
     empty, a word's break is estimated (:data:`HYPHEN_SHARE`)."""
+    nowrap: frozenset[str] = frozenset()
+    """Classes of the body cells the stylesheet sets on one line (``white-space: nowrap``):
+    such a cell is as narrow as its whole text, not its widest word."""
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,9 @@ class TableFit:
     head_height: float
     fits: bool
     """Whether the narrowest layout of the table fits the room across."""
+    exact: list[bool]
+    """Whether each column's narrowest is a set length rather than an estimate of where its
+    words break: the label column's least width, or a cell set on one line."""
 
 
 def table_fit(
@@ -185,17 +191,21 @@ def table_fit(
     room: float,
     box: Box,
     bold: Sequence[Sequence[bool]] = (),
+    whole: Sequence[Sequence[bool]] = (),
 ) -> TableFit:
     """Estimate a table's layout the way CSS's automatic table layout does.
 
     ``head`` gives the header rows (one text per column: a spanning header is given to its
     first column, the others get ""); ``rows`` the body; ``bold``, where given, which body
-    cells are set in bold (marker cells). Each column gets at least its widest word; the
-    room left is shared in proportion to how much more each column would like.
+    cells are set in bold (marker cells); ``whole``, which body cells never wrap
+    (:attr:`Box.nowrap`). Each column gets at least its widest word (a cell that never
+    wraps, its whole text); the room left is shared in proportion to how much more each
+    column would like.
     """
     ncols = max((len(r) for r in (*head, *rows)), default=0)
     lo = [0.0] * ncols
     hi = [0.0] * ncols
+    exact = [False] * ncols
     heavy = [[True] * len(r) for r in head] + [
         list(bold[n]) if n < len(bold) else [False] * len(r) for n, r in enumerate(rows)
     ]
@@ -205,9 +215,14 @@ def table_fit(
         for i, text in enumerate(row):
             b = heavy[n][i] if i < len(heavy[n]) else False
             hyphens = box.head_hyphens if is_head else box.body_hyphens
-            lo[i] = max(lo[i], min_width(text, size, b, hyphens, box.hyphen_lang) + box.pad_x)
-            hi[i] = max(hi[i], width(text, size, b) + box.pad_x)
+            across = width(text, size, b)
+            one_line = not is_head and _flag(whole, n - len(head), i)
+            least = across if one_line else min_width(text, size, b, hyphens, box.hyphen_lang)
+            if least + box.pad_x > lo[i]:
+                lo[i], exact[i] = least + box.pad_x, one_line
+            hi[i] = max(hi[i], across + box.pad_x)
     if ncols:
+        exact[0] = exact[0] or box.label_min + box.pad_x >= lo[0]
         lo[0] = max(lo[0], box.label_min + box.pad_x)
         hi[0] = max(hi[0], lo[0])
     fits = sum(lo) <= room
@@ -232,7 +247,11 @@ def table_fit(
 
     head_height = sum(height(r, heavy[n], True) for n, r in enumerate(head))
     row_heights = [height(r, heavy[len(head) + n], False) for n, r in enumerate(rows)]
-    return TableFit(widths, lo, row_heights, head_height, fits)
+    return TableFit(widths, lo, row_heights, head_height, fits, exact)
+
+
+def _flag(flags: Sequence[Sequence[bool]], row: int, column: int) -> bool:
+    return row < len(flags) and column < len(flags[row]) and flags[row][column]
 
 
 def column_chunks(

@@ -107,7 +107,8 @@ def measure(t: TableView, room: float, box: fit.Box) -> fit.TableFit:
             per_column[c] = fit_text(cell.text, cell.notes)
     rows = [[_cell_text(c) for c in r] for r in t.rows]
     bold = [[bool(BOLD & set(c.classes)) for c in r] for r in t.rows]
-    result = fit.table_fit([per_column] if t.head else [], rows, room, box, bold)
+    whole = [[bool(box.nowrap & set(c.classes)) for c in r] for r in t.rows]
+    result = fit.table_fit([per_column] if t.head else [], rows, room, box, bold, whole)
     extra = 0.0
     if t.head and len(t.head) > 1:
         spans: dict[int, list[int]] = {}
@@ -123,7 +124,12 @@ def measure(t: TableView, room: float, box: fit.Box) -> fit.TableFit:
         if spans:
             extra = most * box.font * box.head_scale * box.line + box.pad_y
     return fit.TableFit(
-        result.widths, result.mins, result.row_heights, result.head_height + extra, result.fits
+        result.widths,
+        result.mins,
+        result.row_heights,
+        result.head_height + extra,
+        result.fits,
+        result.exact,
     )
 
 
