@@ -88,8 +88,8 @@ class MoveRules(BuilderBase):
         changes = tuple(c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "change")
         own = tuple(c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "own")
         item = self._item(meta, ch)
-        found, ends = s.state_changes(changes)
-        return s.StateDecl(item, bounds[1:], found, own or None, ends)
+        found, ends, caps = s.state_changes(changes)
+        return s.StateDecl(item, bounds[1:], found, own or None, ends, caps)
 
     def drift_decl(self, meta: Meta, ch: list[Any]) -> s.DriftDecl:
         entries = tuple(c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "drift")
@@ -114,13 +114,19 @@ class MoveRules(BuilderBase):
 
     def state_change(
         self, meta: Meta, ch: list[Any]
-    ) -> tuple[str, s.Name | None, s.Name, s.Located, s.Name | None]:
-        """``[MODE] SOURCE +N [capped]``: the word after the change is kept for lowering."""
+    ) -> tuple[str, s.Name | None, s.Name, s.Located, s.Name | None, s.Located | None]:
+        """``[MODE] SOURCE +N [capped [at B]]``: the word after the change and the bound are
+        kept for lowering."""
+        cap = ch.pop() if isinstance(ch[-1], s.Located) else None
         amount = next(i for i, c in enumerate(ch) if not isinstance(c, Token))
         names = [self._name(t) for t in ch[:amount]]
         mode = names[0] if len(names) == 2 else None
         end = self._name(ch[-1]) if amount < len(ch) - 1 else None
-        return ("change", mode, names[-1], s.Located(ch[amount], self._p(meta)), end)
+        return ("change", mode, names[-1], s.Located(ch[amount], self._p(meta)), end, cap)
+
+    def state_cap_at(self, meta: Meta, ch: list[Any]) -> s.Located:
+        """``at 5`` after ``capped``: the bound, placed at ``at``."""
+        return s.Located(ch[-1], self._p(meta))
 
     def roll_combine(self, meta: Meta, ch: list[Token]) -> s.Name:
         return self._name(ch[-1])

@@ -604,6 +604,9 @@ class StateDecl(Plain):  # ``state NAME labels : LOW to HIGH, [MODE] SOURCE +N, 
     ends: tuple[Name | None, ...] | None = field(  # ``dive +1 capped``: per change, its word
         default=None, metadata={OMITTED_WHEN_NONE: 1}
     )
+    caps: tuple[Located | None, ...] | None = field(  # ``dive +1 capped at 5``: per change
+        default=None, metadata={OMITTED_WHEN_NONE: 1}
+    )
 
 
 @dataclass(frozen=True)
@@ -770,13 +773,23 @@ Picked = TypeVar("Picked")
 
 
 def state_changes(
-    found: Iterable[tuple[Name | None, Name, Located, Name | None]],
-) -> tuple[tuple[tuple[Name | None, Name, Located], ...], tuple[Name | None, ...] | None]:
-    """A ``state`` line's changes and, apart, the word after each (``dive +1 capped``); the words
-    are None when no change has one, so a line without them has the digest it had before."""
+    found: Iterable[tuple[Name | None, Name, Located, Name | None, Located | None]],
+) -> tuple[
+    tuple[tuple[Name | None, Name, Located], ...],
+    tuple[Name | None, ...] | None,
+    tuple[Located | None, ...] | None,
+]:
+    """A ``state`` line's changes and, apart, the word after each (``dive +1 capped``) and the
+    bound it is capped at (``capped at 5``); the words (the bounds) are None when no change has
+    one, so a line without them has the digest it had before."""
     changes = tuple(found)
     ends = tuple(c[3] for c in changes)
-    return tuple(c[:3] for c in changes), ends if any(ends) else None
+    caps = tuple(c[4] for c in changes)
+    return (
+        tuple(c[:3] for c in changes),
+        ends if any(ends) else None,
+        caps if any(caps) else None,
+    )
 
 
 def of_kind(statements: Iterable[Statement], kind: type[Picked]) -> list[Picked]:

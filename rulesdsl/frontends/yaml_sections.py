@@ -97,9 +97,9 @@ class Builder(yaml_builder.Builder):
             low, high = [*bounds, None, None][:2]
             if low is None or high is None or len(bounds) != 2 or None in changes + own:
                 continue  # reported by the schema or the fragment's parse
-            found, ends = s.state_changes(c[1:] for c in changes if isinstance(c, tuple))
+            found, ends, caps = s.state_changes(c[1:] for c in changes if isinstance(c, tuple))
             ranges = tuple(c[1:] for c in own if isinstance(c, tuple)) or None
-            out.append(s.StateDecl(self.item(k, v), (low, high), found, ranges, ends))
+            out.append(s.StateDecl(self.item(k, v), (low, high), found, ranges, ends, caps))
         return out
 
     def sec_drifts(self, key: ScalarNode, value: Node, root: Node) -> list[s.Statement]:

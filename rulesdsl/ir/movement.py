@@ -238,6 +238,9 @@ class StateChange:
     capped: bool = False
     """``dive +1 capped``: a change past the end of the unit's range stops the state at that end
     instead of breaking the route."""
+    bound: int | None = None
+    """``dive +1 capped at 5``: a capped change stops the state at this bound instead (or at the
+    end of the unit's range, if nearer); a state already past it stays where it was."""
 
 
 @dataclass(frozen=True)

@@ -36,12 +36,14 @@ def state(lw: Context, decl: s.StateDecl, modes: Sequence[ir.Mode] = ()) -> ir.S
         low, high = 0, width  # one error: the changes are judged by the width written
     changes: list[ir.StateChange] = []
     ends = decl.ends or (None,) * len(decl.changes)
-    for (mode, source, located), end in zip(decl.changes, ends, strict=True):
+    caps = decl.caps or (None,) * len(decl.changes)
+    for (mode, source, located), end, cap in zip(decl.changes, ends, caps, strict=True):
         change = _change(lw, decl, mode, source, located, high - low)
         if change is None or not _capped_word(lw, source, end):
             continue
         if end is not None:
-            change = dataclasses.replace(change, capped=True)
+            bound = _cap_bound(lw, decl, cap, low, high)
+            change = dataclasses.replace(change, capped=True, bound=bound)
         if any((c.mode, c.source) == (change.mode, change.source) for c in changes):
             lw.err(
                 "E402",
@@ -71,6 +73,27 @@ def _capped_word(lw: Context, source: s.Name, end: s.Name | None) -> bool:
         "end it with `capped` (`dive +1 capped`) to stop the state at the end of its range",
     )
     return False
+
+
+def _cap_bound(
+    lw: Context, decl: s.StateDecl, cap: s.Located | None, low: int, high: int
+) -> int | None:
+    """``capped at 5``: a whole number (E513) within the range for all (E514); None when there
+    is no bound (or it is in error: the change is then capped at the end of the range)."""
+    if cap is None:
+        return None
+    bound = _whole(cap)
+    if bound is None:
+        lw.err("E513", "a cap's bound is a whole number", cap.pos, "write `dive +1 capped at 5`")
+    elif not low <= bound <= high:
+        lw.err(
+            "E514",
+            f"the cap at {bound} is outside the range of '{decl.item.name.text}' ({low} to {high})",
+            cap.pos,
+            f"cap it within {low} to {high}, or write `capped` to stop at the end of the range",
+        )
+        return None
+    return bound
 
 
 def _own_ranges(lw: Context, decl: s.StateDecl, low: int, high: int) -> tuple[ir.StateRange, ...]:

@@ -187,7 +187,8 @@ def state_change(
     move, or the features of a place entered and an edge crossed; each counted once): a unit
     type's own change where it has one, else the change for all. A state taken past an end
     of the unit's range stops at that end when one of those changes is written ``capped``
-    (``dive +1 capped``) and moves it that way (:func:`capped`)."""
+    (``dive +1 capped``) and moves it that way, or at its bound (``capped at 5``):
+    :func:`capped`."""
     out = list(values)
     made: list[list[ir.StateChange]] = [[] for _ in rs.states]
     for source in dict.fromkeys(sources):
@@ -199,20 +200,27 @@ def state_change(
                 made[i].append(change)
     keywords = keywords_of(rs, mode)
     return tuple(
-        capped(value, state_range(state, mode, keywords), changes)
-        for value, state, changes in zip(out, rs.states, made, strict=True)
+        capped(value, state_range(state, mode, keywords), changes, before)
+        for value, state, changes, before in zip(out, rs.states, made, values, strict=True)
     )
 
 
-def capped(value: int, bounds: tuple[int, int], changes: Sequence[ir.StateChange]) -> int:
-    """``value`` (the ``changes`` made) stopped at the end of ``bounds`` it went past when a
-    capped change among them moves it towards that end; else as it is (and past the end, the
-    route breaks)."""
+def capped(
+    value: int, bounds: tuple[int, int], changes: Sequence[ir.StateChange], before: int
+) -> int:
+    """``value`` (``before`` with the ``changes`` made) held back by each capped change among
+    them: a gain never takes it above the end of ``bounds`` (the unit's range) or the gain's
+    own bound (``capped at 5``), whichever is lower, nor above ``before`` when ``before`` is
+    already past that; a loss likewise never below. Past the range otherwise, the route
+    breaks."""
     low, high = bounds
-    if value > high and any(c.capped and c.amount > 0 for c in changes):
-        return high
-    if value < low and any(c.capped and c.amount < 0 for c in changes):
-        return low
+    for change in changes:
+        if change.capped and change.amount > 0:
+            top = high if change.bound is None else min(change.bound, high)
+            value = min(value, max(top, before))
+        elif change.capped:
+            bottom = low if change.bound is None else max(change.bound, low)
+            value = max(value, min(bottom, before))
     return value
 
 

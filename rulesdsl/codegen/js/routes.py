@@ -4,6 +4,7 @@ the Python module's ``module_routes.py.j2`` holds it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from importlib import resources
 
 from rulesdsl.codegen import plan as module_plan
@@ -34,6 +35,11 @@ and of those for the others; applied before the step-roll marks."""
 CAPPED = (" // [capped]", " // [uncapped]")
 """The marks of runtime_state.js's lines for rules with a change written ``capped`` (``dive +1
 capped``), and of those for the others; applied after the own-range marks."""
+
+CAPPED_AT = (" // [capped at]", " // [capped at end]")
+"""The marks of runtime_state.js's lines for rules with a change capped at a bound (``dive +1
+capped at 5``), and of those for the others; applied after the capped marks (a line may carry
+both, this one first)."""
 
 SHARES = (" // [facing shares]", " // [facing no shares]")
 """The marks of the facing lines for rules with a cost that is a share of the allowance (the
@@ -188,13 +194,26 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         source: dict_js({m: f"Object.freeze([{', '.join(map(str, d))}])" for m, d in by.items()})
         for source, by in plan_movement.capped_changes(plan).items()
     }
+    bounds = {
+        source: dict_js({m: _frozen(map(_bound_js, b)) for m, b in by.items()})
+        for source, by in plan_movement.capped_bounds(plan).items()
+    }
     capped_js = [
         "/** As _STATE_CHANGES, only the changes written capped (0 for the others). */",
         f"const _CAPPED_CHANGES = {dict_js(capped)};",
+        *(
+            [
+                "/** As _CAPPED_CHANGES, the bound of each (null: the end of the unit's range). */",
+                f"const _CAPPED_BOUNDS = {dict_js(bounds)};",
+            ]
+            if bounds
+            else []
+        ),
     ]
     runtime = marked(marked(runtime_part("runtime_state.js"), limited, *_WHOLE), bonuses, *BONUS)
     runtime = runtime.replace(_WHOLE_PART, whole_js(bonuses))
     runtime = marked(marked(runtime, bool(own), *OWN_RANGE), bool(capped), *CAPPED)
+    runtime = marked(runtime, bool(bounds), *CAPPED_AT)
     runtime = marked(runtime, "first_step" in plan.roll_order, *FIRST_STEP)
     return [
         "/** What a unit carries from move to move, each with its lowest and highest value. */",
@@ -208,6 +227,16 @@ def _states_js(plan: plan_movement.MovementPlan) -> list[str]:
         "",
         runtime,
     ]
+
+
+def _frozen(items: Iterable[str]) -> str:
+    """A frozen array of JavaScript values."""
+    return f"Object.freeze([{', '.join(items)}])"
+
+
+def _bound_js(bound: int | None) -> str:
+    """A capped change's bound, or ``null`` for one capped at the end of the range."""
+    return "null" if bound is None else str(bound)
 
 
 def whole_js(bonuses: bool) -> str:

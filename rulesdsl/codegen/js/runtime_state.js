@@ -33,6 +33,7 @@ function _zipRanges(mode) { // [own range]
  // [own range]
 /** ``values`` changed by each of ``sources`` (counted once each) as ``mode`` changes them (_changed). */
 function _changed(values, mode, sources) {
+  const before = values; // [capped at] // [capped]
   for (const source of new Set(sources)) {
     const byMode = _STATE_CHANGES[source];
     if (byMode === undefined) continue;
@@ -40,12 +41,14 @@ function _changed(values, mode, sources) {
     values = values.map((v, i) => v + deltas[i]);
   }
   return values; // [uncapped]
-  return _capped(values, mode, sources); // [capped]
+  return _capped(values, mode, sources); // [capped at end] // [capped]
+  return _capped(values, mode, sources, before); // [capped at] // [capped]
 }
  // [capped]
 /** ``values`` (the changes of ``sources`` added) with each state past an end of ``mode``'s range // [capped]
  * stopped at that end when a capped change of ``sources`` moves it that way (_capped). */ // [capped]
-function _capped(values, mode, sources) { // [capped]
+function _capped(values, mode, sources) { // [capped at end] // [capped]
+function _capped(values, mode, sources, before) { // [capped at] // [capped]
   const ranges = Object.values(STATES); // [capped] // [one range]
   const ranges = _zipRanges(mode).map(([, range]) => range); // [capped] // [own range]
   const stopped = [...values]; // [capped]
@@ -53,10 +56,17 @@ function _capped(values, mode, sources) { // [capped]
     const byMode = _CAPPED_CHANGES[source]; // [capped]
     if (byMode === undefined) continue; // [capped]
     const deltas = Object.hasOwn(byMode, mode) ? byMode[mode] : byMode[""]; // [capped]
+    const limits = _CAPPED_BOUNDS[source]; // [capped at] // [capped]
+    const bounds = Object.hasOwn(limits, mode) ? limits[mode] : limits[""]; // [capped at] // [capped]
     deltas.forEach((delta, i) => { // [capped]
       const [low, high] = ranges[i]; // [capped]
-      if (delta > 0 && stopped[i] > high) stopped[i] = high; // [capped]
-      else if (delta < 0 && stopped[i] < low) stopped[i] = low; // [capped]
+      if (delta > 0 && stopped[i] > high) stopped[i] = high; // [capped at end] // [capped]
+      else if (delta < 0 && stopped[i] < low) stopped[i] = low; // [capped at end] // [capped]
+      const bound = bounds[i]; // [capped at] // [capped]
+      const top = bound === null ? high : Math.min(bound, high); // [capped at] // [capped]
+      const bottom = bound === null ? low : Math.max(bound, low); // [capped at] // [capped]
+      if (delta > 0) stopped[i] = Math.min(stopped[i], Math.max(top, before[i])); // [capped at] // [capped]
+      else if (delta < 0) stopped[i] = Math.max(stopped[i], Math.min(bottom, before[i])); // [capped at] // [capped]
     }); // [capped]
   } // [capped]
   return stopped; // [capped]

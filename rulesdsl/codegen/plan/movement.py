@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import get_args
 
 from rulesdsl import editions, ir, semantics, spelling
@@ -175,6 +175,9 @@ class StateChanges:
     deltas: tuple[tuple[str, tuple[int, ...]], ...]
     capped: tuple[tuple[str, tuple[int, ...]], ...] = ()
     """As ``deltas``, only the changes written ``capped`` (0 elsewhere); empty when none is."""
+    bounds: tuple[tuple[str, tuple[int | None, ...]], ...] = ()
+    """As ``capped``, the bound of each capped change (``capped at 5``; None for one capped at
+    the end of the range and for the others); empty when no change of the ruleset has one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,8 +407,19 @@ def _state_changes(states: tuple[ir.State, ...]) -> tuple[StateChanges, ...]:
             (mode, tuple(_delta(v, source, mode, capped=True) for v in states)) for mode in modes
         )
         has_cap = any(any(d) for _, d in capped)
-        out.append(StateChanges(source, deltas, capped if has_cap else ()))
-    return tuple(out)
+        bounds = tuple((mode, tuple(_bound(v, source, mode) for v in states)) for mode in modes)
+        out.append(StateChanges(source, deltas, capped if has_cap else (), bounds))
+    if not any(b is not None for c in out for _, by in c.bounds for b in by):
+        return tuple(replace(c, bounds=()) for c in out)
+    return tuple(c if c.capped else replace(c, bounds=()) for c in out)
+
+
+def _bound(state: ir.State, source: str, mode: str) -> int | None:
+    """The bound of the change ``source`` makes to ``state`` for unit type ``mode`` when it is
+    capped at one (``capped at 5``), else None."""
+    by_mode = {c.mode: c for c in state.changes if c.source == source}
+    change = by_mode.get(mode, by_mode.get(""))
+    return None if change is None or not change.capped else change.bound
 
 
 def _delta(state: ir.State, source: str, mode: str, *, capped: bool = False) -> int:
@@ -422,6 +436,13 @@ def capped_changes(plan: MovementPlan) -> dict[str, dict[str, tuple[int, ...]]]:
     """Per source with a change written ``capped`` (``dive +1 capped``), per unit type as in
     ``state_changes``: those changes, 0 for the others (empty when no change is capped)."""
     return {c.source: dict(c.capped) for c in plan.state_changes if c.capped}
+
+
+def capped_bounds(plan: MovementPlan) -> dict[str, dict[str, tuple[int | None, ...]]]:
+    """Per source in ``capped_changes``, per unit type as there: the bound each capped change
+    stops at (``capped at 5``; None: the end of the unit's range); empty when no change is
+    capped at a bound, so rules without one have the module they had."""
+    return {c.source: dict(c.bounds) for c in plan.state_changes if c.bounds}
 
 
 def _drifts(rs: ir.Ruleset) -> tuple[tuple[str, int, str, str, int], ...] | None:

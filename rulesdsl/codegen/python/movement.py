@@ -62,6 +62,7 @@ def map_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
         "own_ranges": plan_movement.own_ranges(plan.states),
         "state_changes": {c.source: dict(c.deltas) for c in plan.state_changes},
         "capped_changes": plan_movement.capped_changes(plan),
+        "capped_bounds": plan_movement.capped_bounds(plan),
         "roll_states": {roll: (i, op, bound) for roll, i, op, bound in plan.roll_states},
         "whole_limits": any(w.most is not None for w in plan.whole_moves),
         "search": (
