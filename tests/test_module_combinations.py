@@ -1,9 +1,9 @@
 """Generated modules are ruff-clean, laid out by ruff format and mypy --strict clean for the
 route features together, not only one at a time: state lines, step inputs, dice outcomes in
 places, facing with tacking by the wind, drift, whole-move limits and bonuses, a unit type's own
-ranges, rolls on any step and on the first step, and capped changes. No bundled ruleset has
-most of these pairs, so the tests on generated/ do not see them; these rulesets take each pair
-at least once."""
+ranges, rolls on any step and on the first step, and capped changes (at a bound too). No
+bundled ruleset has most of these pairs, so the tests on generated/ do not see them; these
+rulesets take each pair at least once."""
 
 from __future__ import annotations
 
@@ -116,6 +116,21 @@ COMBINATIONS = {
     "sailing_capped": LEDGES_FACING.replace("facing walker on field : turn 1 MP per hexside\n", "")
     + TACKING
     + 'state fuel "Fuel" : 0 to 6, rubble -4 capped\n',
+    # changes capped at a bound (one per unit type too) beside own ranges, a first-step roll,
+    # facing with tacking and whole-move rules; and one with step inputs, outcomes and tacking
+    "air_capped_at": AIR
+    + OWN_RANGES.replace("dive +1\n", "dive +1 capped at 5, bomber dive +1 capped at 4\n").replace(
+        "storm -1\n", "storm -1 capped at 2\n"
+    )
+    + 'roll spin "Spin" : 1d6 on first step when altitude below 2\n'
+    + "facing bomber on hexes : turn 1 MP per hexside, tack +1 MP\n"
+    + 'whole move low "Low" : on clear, allowance +2 MP\n'
+    + 'whole move one "One front" : at most 1 front\n',
+    "sailing_capped_at": LEDGES_FACING.replace(
+        "facing walker on field : turn 1 MP per hexside\n", ""
+    )
+    + TACKING
+    + 'state fuel "Fuel" : 0 to 6, rubble -4 capped at 1\n',
     # facing off the grid (free moves whose legs name features) with whole-move rules: all
     # three kinds, a bonus alone, a crosses rule alone
     "free_whole": FREE_HEADER + FREE_WHOLE,

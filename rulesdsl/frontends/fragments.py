@@ -120,7 +120,7 @@ _WHAT = {
     "dice_range": "a range of totals such as 2-4, 12+ or 2-",
     "column_value": "a column bound such as 2, 6 in or 2:1",
     "arc_spans": "bearings such as -60 to 60, or 60 to 120, 240 to 300",
-    "state_change": "a change such as debris -2, bomber climb -3 or dive +1 capped",
+    "state_change": "a change such as debris -2, bomber climb -3, dive +1 capped or +1 capped at 5",
     "roll_band": "a state's band such as altitude below 4",
     "drift_entry": "a drift such as 1, balloon 2, or 1 when altitude below 3",
     "state_own_range": "a unit type's own range such as bomber 0 to 6",

@@ -10,9 +10,14 @@ from rulesdsl.printed.sheet_view import Block, CellView, table_block
 
 
 def _change(b: Builder, source: str, change: ir.StateChange | None) -> str:
-    """``Dive +1``, or a capped change (``dive +1 capped``) with the words that say so."""
-    word = "state_change_capped" if change is not None and change.capped else "state_change"
+    """``Dive +1``, or a capped change (``dive +1 capped``, ``capped at 5``) with the words that
+    say so."""
     amount = b.signed(change.amount if change is not None else 0)
+    if change is not None and change.capped and change.bound is not None:
+        return b.w(
+            "state_change_capped_at", source=b.name(source), amount=amount, bound=str(change.bound)
+        )
+    word = "state_change_capped" if change is not None and change.capped else "state_change"
     return b.w(word, source=b.name(source), amount=amount)
 
 

@@ -8,11 +8,16 @@ from rulesdsl import ir, spelling
 from rulesdsl.versions.diff_sight import Differ, Level, breaking
 
 
+def _at(change: ir.StateChange) -> str:
+    """`` at 5`` for a change capped at a bound, else nothing."""
+    return "" if change.bound is None else f" at {change.bound}"
+
+
 def _says(state: ir.State) -> str:
     """A state's range, unit types' own ranges and changes as a ``state`` line writes them."""
     own = "".join(f", {r.mode} {r.low} to {r.high}" for r in state.own)
     changes = "".join(
-        f", {c.mode + ' ' if c.mode else ''}{c.source} {c.amount:+d}{' capped' * c.capped}"
+        f", {c.mode + ' ' if c.mode else ''}{c.source} {c.amount:+d}{' capped' * c.capped}{_at(c)}"
         for c in state.changes
     )
     return f"{state.low} to {state.high}{own}{changes}"
