@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Literal
 
-from rulesdsl import ir
+from rulesdsl import ir, semantics
 from rulesdsl.frontends import syntax as s
 from rulesdsl.lowering.context import Context
 
@@ -127,16 +127,23 @@ def _keyword_clashes(
     lw: Context, decl: s.StateDecl, own: Sequence[ir.StateRange], modes: Sequence[ir.Mode]
 ) -> None:
     """E487: a unit type without its own range whose keywords give it different ones
-    (``heavy 0 to 6, slow 0 to 4`` for a unit type that is both)."""
+    (``heavy 0 to 6, slow 0 to 4`` for a unit type that is both) with no ``precedence``
+    between them that settles it, as for a cost cell (:func:`semantics.group_choice`)."""
     by_name = {r.mode: (r.low, r.high) for r in own}
+    precedence = [[n.text for n in line] for line in lw.precedence_names]
     for mode in modes:
-        given = {by_name[k] for k in mode.keywords if k in by_name}
-        if mode.id not in by_name and len(given) > 1:
+        given = {k: by_name[k] for k in mode.keywords if k in by_name}
+        if mode.id in by_name or len(set(given.values())) < 2:
+            continue
+        _, clash = semantics.group_choice(given, mode.id, lw.group_list, precedence)
+        if clash is not None:
+            low, high = min(given.values())
             lw.err(
                 "E487",
                 f"'{mode.id}' gets two ranges of '{decl.item.name.text}' from its keywords",
                 decl.item.name.pos,
-                f"give '{mode.id}' its own range (`{mode.id} {min(given)[0]} to {min(given)[1]}`)",
+                f"give '{mode.id}' its own range (`{mode.id} {low} to {high}`), or write "
+                f"`precedence {clash[0]}, {clash[1]}`",
             )
 
 

@@ -22,6 +22,7 @@ from rulesdsl.semantics import (
     counted,
     move_cost,
     once_cost,
+    precedes,
     summed_per_distance,
     written_key,
 )
@@ -225,17 +226,24 @@ def capped(
 
 
 def state_range(state: ir.State, mode: str, keywords: Sequence[str] = ()) -> tuple[int, int]:
-    """The range of ``state`` for unit type ``mode``: its own (``bomber 0 to 6``), else one of
-    its ``keywords``' (``heavy 0 to 6``; they agree, or the build refused it: E487), else the
-    range for all."""
+    """The range of ``state`` for unit type ``mode``: its own (``bomber 0 to 6``), else the
+    first of its ``keywords`` (in :func:`keywords_of`'s order) with one (``heavy 0 to 6``; the
+    others that have one agree, come after it by ``precedence``, or the build refused it:
+    E487), else the range for all."""
     by_name = {r.mode: (r.low, r.high) for r in state.own}
     found = by_name.get(mode) or next((by_name[k] for k in keywords if k in by_name), None)
     return found or (state.low, state.high)
 
 
 def keywords_of(rs: ir.Ruleset, mode: str) -> tuple[str, ...]:
-    """The keywords of unit type ``mode`` (none for a name that is not one)."""
-    return next((m.keywords for m in rs.modes if m.id == mode), ())
+    """The keywords of unit type ``mode`` (none for a name that is not one), those that come
+    first by the ruleset's ``precedence`` lines before those they win over (else as declared):
+    a keyword comes after every keyword of the mode that wins over it."""
+    keywords = next((m.keywords for m in rs.modes if m.id == mode), ())
+    if not rs.precedence or len(keywords) < 2:
+        return keywords
+    order = precedes([p.groups for p in rs.precedence])
+    return tuple(sorted(keywords, key=lambda k: sum((w, k) in order for w in keywords)))
 
 
 def out_of_range(rs: ir.Ruleset, values: tuple[int, ...], mode: str) -> str:

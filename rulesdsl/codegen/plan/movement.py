@@ -374,7 +374,7 @@ def _own(rs: ir.Ruleset, state: ir.State) -> tuple[tuple[str, int, int], ...]:
     written = tuple((r.mode, r.low, r.high) for r in state.own if r.mode in modes)
     named = {mode for mode, _, _ in written}
     by_keyword = (
-        (m.id, *semantics_routes.state_range(state, m.id, m.keywords))
+        (m.id, *semantics_routes.state_range(state, m.id, semantics_routes.keywords_of(rs, m.id)))
         for m in rs.modes
         if m.id not in named and any(r.mode in m.keywords for r in state.own)
     )
