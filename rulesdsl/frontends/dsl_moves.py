@@ -4,6 +4,7 @@ per grammar rule, each building that construct's syntax node (see :mod:`rulesdsl
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from lark import Token
@@ -88,7 +89,7 @@ class MoveRules(BuilderBase):
         changes = tuple(c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "change")
         own = tuple(c[1:] for c in ch if isinstance(c, tuple) and c and c[0] == "own")
         item = self._item(meta, ch)
-        found, ends, caps = s.state_changes(changes)
+        found, ends, caps = state_changes(changes)
         return s.StateDecl(item, bounds[1:], found, own or None, ends, caps)
 
     def drift_decl(self, meta: Meta, ch: list[Any]) -> s.DriftDecl:
@@ -183,3 +184,23 @@ class MoveRules(BuilderBase):
 
     def free_reverse(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
         return self._free(meta, "reverse at half speed")
+
+
+def state_changes(
+    found: Iterable[tuple[s.Name | None, s.Name, s.Located, s.Name | None, s.Located | None]],
+) -> tuple[
+    tuple[tuple[s.Name | None, s.Name, s.Located], ...],
+    tuple[s.Name | None, ...] | None,
+    tuple[s.Located | None, ...] | None,
+]:
+    """A ``state`` line's changes and, apart, the word after each (``dive +1 capped``) and the
+    bound it is capped at (``capped at 5``); the words (the bounds) are None when no change has
+    one, so a line without them has the digest it had before."""
+    changes = tuple(found)
+    ends = tuple(c[3] for c in changes)
+    caps = tuple(c[4] for c in changes)
+    return (
+        tuple(c[:3] for c in changes),
+        ends if any(ends) else None,
+        caps if any(caps) else None,
+    )

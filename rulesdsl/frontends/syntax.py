@@ -772,26 +772,6 @@ Statement = (
 Picked = TypeVar("Picked")
 
 
-def state_changes(
-    found: Iterable[tuple[Name | None, Name, Located, Name | None, Located | None]],
-) -> tuple[
-    tuple[tuple[Name | None, Name, Located], ...],
-    tuple[Name | None, ...] | None,
-    tuple[Located | None, ...] | None,
-]:
-    """A ``state`` line's changes and, apart, the word after each (``dive +1 capped``) and the
-    bound it is capped at (``capped at 5``); the words (the bounds) are None when no change has
-    one, so a line without them has the digest it had before."""
-    changes = tuple(found)
-    ends = tuple(c[3] for c in changes)
-    caps = tuple(c[4] for c in changes)
-    return (
-        tuple(c[:3] for c in changes),
-        ends if any(ends) else None,
-        caps if any(caps) else None,
-    )
-
-
 def of_kind(statements: Iterable[Statement], kind: type[Picked]) -> list[Picked]:
     """The statements of one kind, in order (a pick; a reader of every kind is a ``match``)."""
     return [st for st in statements if isinstance(st, kind)]

@@ -14,6 +14,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends import yaml_builder
+from rulesdsl.frontends.dsl_moves import state_changes
 from rulesdsl.frontends.yaml_builder import _get, _items, _seq
 
 Band = tuple[s.Name, str, s.Located]
@@ -97,7 +98,7 @@ class Builder(yaml_builder.Builder):
             low, high = [*bounds, None, None][:2]
             if low is None or high is None or len(bounds) != 2 or None in changes + own:
                 continue  # reported by the schema or the fragment's parse
-            found, ends, caps = s.state_changes(c[1:] for c in changes if isinstance(c, tuple))
+            found, ends, caps = state_changes(c[1:] for c in changes if isinstance(c, tuple))
             ranges = tuple(c[1:] for c in own if isinstance(c, tuple)) or None
             out.append(s.StateDecl(self.item(k, v), (low, high), found, ranges, ends, caps))
         return out
