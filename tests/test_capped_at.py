@@ -9,7 +9,6 @@ module text."""
 from __future__ import annotations
 
 import dataclasses
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
 from tests.conftest import compile_snippet, import_rendered
 from tests.guide_answers import guide_answers, js_differential
-from tests.test_capped import CAPPED
+from tests.test_capped import CAPPED, _board, _reference
 from tests.test_js_target import node
 from tests.test_sight_and_results import located
 from tests.test_state import BODY, HEADER, LINE, RULES
@@ -54,17 +53,6 @@ def _ruleset(body: str = BOUNDED) -> ir.Ruleset:
 def bounded(tmp_path_factory: pytest.TempPathFactory) -> tuple[ir.Ruleset, Any]:
     rs = _ruleset()
     return rs, import_rendered(rs, tmp_path_factory.mktemp("capped_at"), "capped_at_module")
-
-
-def _board(module: Any, storms: tuple[Any, ...] = ()) -> Any:
-    places = {(q, r): ("clear",) for q in range(5) for r in range(2)}
-    places |= {place: ("storm",) for place in storms}
-    return module.Board(places, grid="hexes")
-
-
-def _reference(rs: ir.Ruleset, mode: str, route: Any, board: Any, **kw: Any) -> Any:
-    steps = [(board.places[b], board.edges.get((a, b), ())) for a, b in pairwise(route)]
-    return semantic_routes.route(rs, mode, steps, **kw)
 
 
 def _states(rs: ir.Ruleset, module: Any, mode: str, speeds: range, board: Any) -> list[Any]:
