@@ -414,19 +414,23 @@ def _state_changes(states: tuple[ir.State, ...]) -> tuple[StateChanges, ...]:
     return tuple(c if c.capped else replace(c, bounds=()) for c in out)
 
 
-def _bound(state: ir.State, source: str, mode: str) -> int | None:
-    """The bound of the change ``source`` makes to ``state`` for unit type ``mode`` when it is
-    capped at one (``capped at 5``), else None."""
+def _change(state: ir.State, source: str, mode: str) -> ir.StateChange | None:
+    """The change ``source`` makes to ``state`` for unit type ``mode``: its own, else the one
+    for all (None when it makes none)."""
     by_mode = {c.mode: c for c in state.changes if c.source == source}
-    change = by_mode.get(mode, by_mode.get(""))
+    return by_mode.get(mode, by_mode.get(""))
+
+
+def _bound(state: ir.State, source: str, mode: str) -> int | None:
+    """The bound of that change when it is capped at one (``capped at 5``), else None."""
+    change = _change(state, source, mode)
     return None if change is None or not change.capped else change.bound
 
 
 def _delta(state: ir.State, source: str, mode: str, *, capped: bool = False) -> int:
-    """The change ``source`` makes to ``state`` for unit type ``mode`` (its own, else the one
-    for all); with ``capped``, only a change written ``capped`` (else 0)."""
-    by_mode = {c.mode: c for c in state.changes if c.source == source}
-    change = by_mode.get(mode, by_mode.get(""))
+    """The amount of that change (0 for none); with ``capped``, only a change written
+    ``capped`` (else 0)."""
+    change = _change(state, source, mode)
     if change is None or (capped and not change.capped):
         return 0
     return change.amount
