@@ -40,3 +40,27 @@ def step_extra(
     if not table or wind is None or heading is None:
         return "", 0.0
     return table[(wind - heading) % len(table)]
+
+
+def speed_by_relative(rule: ir.Facing, arcs: Sequence[ir.Arcs]) -> tuple[tuple[str, float], ...]:
+    """``speed by ARCS (...)``: per relative heading ``(wind - heading) % headings``, the arc
+    the wind is in and the unit's speed there; empty when the rule has no speed by the wind."""
+    if not rule.speed_by:
+        return ()
+    block = next(a for a in arcs if a.id == rule.speed_by)
+    speeds = dict(rule.speeds)
+    return tuple(
+        (name, speeds[name])
+        for name in (arc(block, -360.0 * left / rule.headings) for left in range(rule.headings))
+    )
+
+
+def sailing_speed(
+    rule: ir.Facing, arcs: Sequence[ir.Arcs], wind: int | None, heading: int | None
+) -> float | None:
+    """The unit's speed at the start of a move at ``heading`` with the wind from ``wind``: its
+    ``speed by`` speed at that point of sail; None with no such rule, wind or heading."""
+    table = speed_by_relative(rule, arcs)
+    if not table or wind is None or heading is None:
+        return None
+    return table[(wind - heading) % len(table)][1]
