@@ -170,7 +170,7 @@ function _sailing(fn, board, mode, rule, wind, heading, move, inputs = _NO_OPTIO
   if (move === null || move === undefined) return [extra, speed]; // [sailing speed]
   return _withMove(fn, extra, move, speed, mode); // [sailing speed]
 } // [sailing speed]
-
+ // [sailing speed]
 function _headingArg(fn, rule, heading) {
   if (typeof heading !== "number" || !Number.isInteger(heading)) {
     throw new ArgumentTypeError(fn, "heading", heading, "must be an int");
