@@ -281,3 +281,52 @@ def test_a_house_rule_writes_the_facing_line_again_with_its_own_speeds(tmp_path:
     assert compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
     sloop = next(f for f in compiled.ruleset.facings if f.mode == "sloop")
     assert dict(sloop.speeds) == {"running": 5.0, "reach": 5.0, "close": 2.0, "in_irons": 0.0}
+
+
+def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = doc[doc.index("#### Speed by the point of sail") : doc.index("#### Turns in one")]
+    start = section.index("```terrain\n") + len("```terrain\n")
+    terrain = section[start : section.index("```", start)]
+    header = 'ruleset demo "Demo"\nversion 1.0.0\nlanguages en fr\nunits distance hex, cost MP\n'
+    compiled = compile_snippet(Compiler(), header + terrain, tmp_path)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    m = import_rendered(compiled.ruleset, tmp_path, "speed_guide")
+    board = m.Board({(q, r): ("open_water",) for q in range(8) for r in range(3)}, grid="channel")
+    route = [((q, 1), 0) for q in range(5)]
+    costs = {w: m.route_cost(board, "sloop", route, None, wind=w) for w in range(4)}
+    assert [(costs[w].speed, costs[w].legal) for w in (3, 2, 1)] == [
+        (6.0, True),
+        (5.0, True),
+        (3.0, False),
+    ]
+    assert costs[3].total == 4.0
+    assert costs[1].reason == "the route costs more than the allowance"
+    assert (costs[1].turn_mode, costs[3].turn_mode) == (1, 2)
+    assert dict(m.reachable(board, "sloop", ((0, 1), 0), 12, wind=0)) == {((0, 1), 0): 0.0}
+    for shown in (
+        '`route_cost(board, "sloop", route, None,\nwind=3).speed` is 6.0',
+        "on a reach, speed 5, legal",
+        "close-hauled, speed 3, and the move is refused with `the route costs more than the\n"
+        "allowance`",
+        'reachable(board, "sloop", ((0, 1), 0), 12, wind=0)`\nholds only its own hex',
+        "Close-hauled 3; Reach 5;\nRunning 6.",
+    ):
+        assert shown in section, shown
+
+
+EXAMPLE = """\
+example speeds "Speed by the wind" {
+  route_cost(sloop, (deep), (deep), (deep), (deep), (deep), wind=2) = 4 MP
+  route_cost(sloop, (deep), (deep), (deep), (deep), (deep), wind=1) = 4 MP, illegal
+  route_cost(sloop, (deep), (deep), (deep), (deep), (deep), wind=1, allowance=4 MP) = 4 MP
+}
+"""
+"""Heading 0 at the start: on a reach (speed 5), close-hauled (speed 3), or the speed given."""
+
+
+def test_a_worked_example_states_the_speed_by_the_wind(tmp_path: Path) -> None:
+    compiled = compile_snippet(Compiler(), SLOOPS + EXAMPLE, tmp_path)
+    assert [str(d) for d in compiled.diagnostics if d.is_error] == []
+    wrong = compile_snippet(Compiler(), SLOOPS + EXAMPLE.replace(" MP, illegal", " MP"), tmp_path)
+    assert [d.code for d in wrong.diagnostics if d.is_error] == ["E270"]
