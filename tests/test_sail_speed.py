@@ -58,6 +58,15 @@ SAILING = (
 )
 """The same rules with the sloop tacking and paying more close-hauled, and a crew state."""
 
+SIDES = SLOOPS.replace(
+    SLOOPS[SLOOPS.index("arcs points") : SLOOPS.index("facing galley")],
+    'arcs sides "Sides" : hexsides {\n  ahead "Ahead" | 0 to 0\n  right "Right" | 1 to 2\n'
+    '  behind "Behind" | 3 to 3\n  left "Left" | 4 to 5\n}\n'
+    "facing sloop on ocean : turn 1 MP per hexside, speed by sides (ahead 0, right 2, \\\n"
+    "    behind 6, left 4)\n",
+)
+"""The rules with arcs that tell the left of the bow from the right."""
+
 
 def _ruleset(text: str = SLOOPS) -> ir.Ruleset:
     compiled = compile_snippet(Compiler(), text)
@@ -104,6 +113,20 @@ def test_the_speed_is_the_point_of_sails_where_the_move_starts(
     assert route.reason == ("" if legal else "the route costs more than the allowance")
     ref = _reference(rs, route, wind=wind, start=0)
     assert (ref.total, ref.legal, ref.reason) == (4.0, legal, route.reason)
+
+
+def test_a_wind_to_the_left_of_the_bow_gives_the_speed_of_the_arc_on_the_left(
+    tmp_path: Path,
+) -> None:
+    """Headings count counter-clockwise, bearings clockwise: a wind one heading above the
+    unit's (heading 1, north-east, for a unit heading east) is 60 degrees to the left."""
+    rs = _ruleset(SIDES)
+    module = import_rendered(rs, tmp_path, "speed_sides")
+    left, right = (module.route_cost(_board(module), "sloop", EAST, None, wind=w) for w in (1, 5))
+    assert (left.speed, right.speed) == (4.0, 2.0)
+    assert (left.legal, right.legal) == (True, False)
+    assert _reference(rs, right, wind=5, start=0).legal is False
+    assert _reference(rs, left, wind=1, start=0).legal is True
 
 
 def test_the_speed_picks_the_turn_mode(sloops: tuple[ir.Ruleset, Any]) -> None:
@@ -202,7 +225,7 @@ def test_speed_by_misuse_is_reported_at_its_line_and_column(
     assert located(Compiler(), SLOOPS.replace(old, new)) == [(code, line, column)]
 
 
-@pytest.mark.parametrize("rules", [SLOOPS, SAILING], ids=["sloops", "sailing"])
+@pytest.mark.parametrize("rules", [SLOOPS, SAILING, SIDES], ids=["sloops", "sailing", "sides"])
 def test_js_module_answers_sailing_speed_questions_as_python(
     node: str, tmp_path: Path, rules: str
 ) -> None:
