@@ -209,20 +209,22 @@ def test_the_module_answers_as_the_semantics_on_random_moves(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize(
-    ("code", "old", "new", "line", "column"),
+    ("code", "old", "new", "line", "column", "said"),
     [
-        ("E517", "speed by points (", "speed by pionts (", 19, 14),
-        ("E518", "running 6, ", "", 19, 5),
-        ("E519", "reach 5", "raech 5", 19, 33),
-        ("E519", "close 3,", "close 3, close 4,", 19, 51),
-        ("E520", "reach 5", "reach -1", 19, 39),
+        ("E517", "speed by points (", "speed by pionts (", 19, 14, "no arcs 'pionts'"),
+        ("E518", "running 6, ", "", 19, 5, "gives no speed for running"),
+        ("E519", "reach 5", "raech 5", 19, 33, "'raech' is no arc of 'points'"),
+        ("E519", "close 3,", "close 3, close 4,", 19, 51, "the arc 'close' is given twice"),
+        ("E520", "reach 5", "reach -1", 19, 39, "a speed of -1 by the point of sail"),
     ],
 )
 def test_speed_by_misuse_is_reported_at_its_line_and_column(
-    code: str, old: str, new: str, line: int, column: int
+    code: str, old: str, new: str, line: int, column: int, said: str
 ) -> None:
     assert old in SLOOPS
-    assert located(Compiler(), SLOOPS.replace(old, new)) == [(code, line, column)]
+    text = SLOOPS.replace(old, new)
+    assert located(Compiler(), text) == [(code, line, column)]
+    assert said in next(d.message for d in compile_snippet(Compiler(), text).diagnostics)
 
 
 @pytest.mark.parametrize("rules", [SLOOPS, SAILING, SIDES], ids=["sloops", "sailing", "sides"])
