@@ -217,7 +217,7 @@ def route(
     features and turn mode row count, whose allowance is the speed; ``state``: carried;
     ``inputs``: the step inputs every step is costed with; ``outcomes``: per action, the dice
     outcomes rolled in the place entered (a turn's are not read), costed with its features, as
-    :func:`rulesdsl.semantics.routes.route` has them."""
+    :func:`rulesdsl.semantics.routes.route` has them; ``start``: the heading it starts with."""
     rule = next(f for f in rs.facings if f.mode == mode)
     allowance = _given(rs, rule, allowance, wind, start)
     sail = by_relative(rule, rs.arcs)

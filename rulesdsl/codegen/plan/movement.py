@@ -322,7 +322,8 @@ def _roll(rs: ir.Ruleset, rule: ir.RollRule) -> RollRule:
 
 
 def reads_wind(rule: FacingRule) -> bool:
-    """Whether the rule's answers read the wind (issue 40): it tacks, wears or sails by arcs."""
+    """Whether the rule's answers read the wind (issue 40): it tacks, wears, sails by arcs or
+    takes its speed by them."""
     return rule.tack is not None or rule.wear is not None or bool(rule.sail or rule.speeds)
 
 
