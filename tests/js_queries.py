@@ -240,6 +240,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_routes_inputs,
         js_queries_sail,
         js_queries_sight,
+        js_queries_speed,
         js_queries_stall,
         js_queries_state,
         js_queries_stcond,
@@ -288,6 +289,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "first_step": js_queries_stall.first_step_queries,
         "roll_bands": js_queries_rollst.roll_band_queries,
         "sail": js_queries_sail.sail_queries,
+        "sail_speed": js_queries_speed.speed_queries,
         "freefacing_whole": js_queries_freefacing_whole.free_whole_queries,
     }
 

@@ -520,7 +520,7 @@ def _facing_route(args: _Args, mode: str) -> Answered:
     wind = route_inputs.wind(rs, mode, args.keyword("wind"))
     state = route_inputs.state(rs, args.keyword("state"))
     acts = route_inputs.headed(rs, mode, semantics_facing.actions(items))
-    answer = semantics_facing.route(rs, mode, acts, allowance, move, wind, state)
+    answer = semantics_facing.route(rs, mode, acts, allowance, move, wind, state, start=0)
     cells = tuple(
         " ".join((f"step {i}: {step.move}", *step.entered, *step.crossed))
         + f" = {answer_text([_cost_answer(step.cost)])}"

@@ -90,7 +90,8 @@ def wind(rs: ir.Ruleset, mode: str, found: Found | None) -> int | None:
         return None
     i, a = found
     if not any(
-        f.tack is not None or f.wear is not None or f.refused or f.sail_by for f in rs.facings
+        f.tack is not None or f.wear is not None or f.refused or f.sail_by or f.speed_by
+        for f in rs.facings
     ):
         raise Unanswerable(
             "no unit type of the rules tacks or wears, so the wind changes nothing: drop 'wind'",
@@ -125,7 +126,7 @@ def headed(
 ) -> list[semantics_facing.Action]:
     """A facing route's actions with each one's heading after it, as the example lays the
     route: from heading 0, each ``turn`` one heading more (what the wind reads: a turn's
-    tack or wear, a step's point of sail)."""
+    tack or wear, a step's point of sail; the start's, heading 0, gives ``speed by``)."""
     count = next(f.headings for f in rs.facings if f.mode == mode)
     heading, out = 0, []
     for action in actions:

@@ -150,6 +150,14 @@ class MoveRules(BuilderBase):
         word = s.Name("sail by", self._p(meta))
         return s.FacingTerm(word, arcs=self._name(ch[0]), sails=tuple(ch[1:]))
 
+    def facing_speed_by(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        """``speed by points (running 6, in_irons 0)`` (issue 40): ``sails`` the speeds."""
+        word = s.Name("speed by", self._p(meta))
+        return s.FacingTerm(word, arcs=self._name(ch[0]), sails=tuple(ch[1:]))
+
+    def speed_entry(self, meta: Meta, ch: list[Any]) -> tuple[s.Name, s.Located | None]:
+        return self._name(ch[0]), ch[1]
+
     def sail_cost(self, meta: Meta, ch: list[Any]) -> tuple[s.Name, s.Located | None]:
         return self._name(ch[0]), ch[1]
 

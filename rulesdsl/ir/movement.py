@@ -99,6 +99,12 @@ class Facing:
     sail: tuple[tuple[str, float | None], ...] = ()
     """Per arc of ``sail_by``, in the arcs' order: what a step costs more with the wind in that
     arc (None: impassable, as in irons)."""
+    speed_by: str = ""
+    """``speed by ARCS (...)`` (issue 40): the arcs block of the point of sail that gives the
+    unit's speed (its allowance) when the caller passes the wind and no allowance; empty: none."""
+    speeds: tuple[tuple[str, float], ...] = ()
+    """Per arc of ``speed_by``, in the arcs' order: the unit's speed with the wind in that arc
+    at the heading its move starts with."""
     """``turn 1 MP per hexside at speed 4 or less`` (issue 40): ``(up to speed, cost)`` rows by
     speed, rising, read before ``turn_cost`` (the cost at every speed above them)."""
     """``turn at most 1 hexside per hex`` (issue 40): the headings a unit may turn through in

@@ -161,6 +161,8 @@ def facing(
         tuple(k for k in ("tack", "wear") if k in said.wind and said.wind[k] is None),
         said.sail_by,
         said.sail,
+        said.speed_by,
+        said.speeds,
     )
     return lw.at(rule, decl.mode.pos)
 
@@ -207,6 +209,8 @@ class _Clauses:
     arcs: Sequence[s.ArcsDecl] = ()
     sail_by: str = ""
     sail: sail_lowering.Sail = ()
+    speed_by: str = ""
+    speeds: tuple[tuple[str, float], ...] = ()
 
     def read(
         self,
@@ -246,6 +250,8 @@ class _Clauses:
             costs = sail_lowering.sail(lw, term, self.arcs, lambda a: _cost(lw, a))
             self.sail_by, self.sail = (term.arcs.text, costs) if costs else ("", ())
             self.ok = self.ok and costs is not None
+        elif word == "speed by":
+            self._speed_by(lw, term)
         elif key in ("tack", "wear"):
             cost = _cost(lw, term.amount) if term.amount is not None else None
             self.wind[key] = cost if word == key else None
@@ -299,6 +305,17 @@ class _Clauses:
             return
         self.turn_costs.append((speed, cost))
         self.turn_per = per
+
+    def _speed_by(self, lw: Context, term: s.FacingTerm) -> None:
+        """``speed by ARCS (running 6, ..., in_irons 0)`` (issue 40): a speed per arc."""
+        assert term.arcs is not None
+        codes = sail_lowering.SPEED
+        said = sail_lowering.sail(lw, term, self.arcs, lambda a: _sail_speed(lw, a), codes)
+        if said is None:
+            self.ok = False
+            return
+        self.speed_by = term.arcs.text
+        self.speeds = tuple((arc, speed or 0.0) for arc, speed in said)
 
     def _turn_limit(self, lw: Context, term: s.FacingTerm, grid: ir.Grid, count: int) -> None:
         """``turn at most 1 hexside per hex`` (issue 40): in hexsides, or in degrees of the
@@ -387,6 +404,22 @@ def _shaped(lw: Context, grid: ir.Grid) -> bool:
         if isinstance(st, s.GridDecl) and st.item.name.text == grid.id:
             return st.shape is not None
     return True
+
+
+def _sail_speed(lw: Context, amount: s.Located) -> float | None:
+    """A speed of ``speed by`` (issue 40): a number 0 or more (E520)."""
+    number = lw.number(amount, _cost_dimension(lw))
+    if number is None:
+        return None
+    if number.value < 0:
+        lw.err(
+            "E520",
+            f"a speed of {_spelled(amount)} by the point of sail: a unit moves 0 or more",
+            amount.pos,
+            "write 0 where the unit does not move (in irons)",
+        )
+        return None
+    return float(number.value)
 
 
 def _cost_dimension(lw: Context) -> str | None:

@@ -3,11 +3,17 @@ in_irons impassable)``, a clause of a facing rule. The wind's bearing seen from 
 heading falls in an arc of ``ARCS``; a step with the wind there costs that arc's amount more
 (``impassable``: no step). Checked here: E496 (no such arcs), E497 (an arc without a cost),
 E510 (a name that is no arc of them), E511 (an arc given twice), E512 (every arc impassable).
+
+``speed by ARCS (running 6, reach 5, in_irons 0)``, the unit's speed by the point of sail, is
+read the same way with its own codes: E517 (no such arcs), E518 (an arc without a speed), E519
+(a name that is no arc of them, or an arc given twice), E520 (a speed below 0, in the facing
+lowering).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
@@ -17,19 +23,36 @@ Sail = tuple[tuple[str, float | None], ...]
 """Per arc, in the arcs' order: the extra cost of a step with the wind in it (None: impassable)."""
 
 
+class Codes(NamedTuple):
+    """The codes of a clause by the point of sail: no such arcs, an arc left out, a name that
+    is no arc, an arc given twice."""
+
+    arcs: str
+    missing: str
+    unknown: str
+    twice: str
+
+
+SAIL = Codes("E496", "E497", "E510", "E511")
+SPEED = Codes("E517", "E518", "E519", "E519")
+
+
 def sail(
     lw: Context,
     term: s.FacingTerm,
     arcs: Sequence[s.ArcsDecl],
     cost: Callable[[s.Located], float | None],
+    codes: Codes = SAIL,
 ) -> Sail | None:
-    """The clause's costs per arc, or None after an error (reported at its line and column)."""
+    """The clause's costs (or speeds, ``speed by``) per arc, or None after an error (reported
+    at its line and column)."""
     assert term.arcs is not None and term.sails is not None
+    clause = term.word.text
     block = next((a for a in arcs if a.item.name.text == term.arcs.text), None)
     if block is None:
         lw.err(
-            "E496",
-            f"no arcs '{term.arcs.text}': `sail by` names the arcs of the wind's bearing",
+            codes.arcs,
+            f"no arcs '{term.arcs.text}': `{clause}` names the arcs of the wind's bearing",
             term.arcs.pos,
             did_you_mean(term.arcs.text, [a.item.name.text for a in arcs])
             or "declare them: `arcs points { running | 150 to 210 ... }`",
@@ -41,7 +64,7 @@ def sail(
     for name, amount in term.sails:
         if name.text not in names:
             lw.err(
-                "E510",
+                codes.unknown,
                 f"'{name.text}' is no arc of '{block.item.name.text}'",
                 name.pos,
                 did_you_mean(name.text, names) or f"one of: {', '.join(names)}",
@@ -49,8 +72,8 @@ def sail(
             ok = False
         elif name.text in out:
             lw.err(
-                "E511",
-                f"the arc '{name.text}' is given twice in `sail by {block.item.name.text}`",
+                codes.twice,
+                f"the arc '{name.text}' is given twice in `{clause} {block.item.name.text}`",
                 name.pos,
                 "keep one cost per arc",
             )
@@ -59,18 +82,30 @@ def sail(
             extra = cost(amount) if amount is not None else None
             ok = ok and (amount is None or extra is not None)
             out[name.text] = extra
-    return _whole(lw, term, names, out) if ok else None
+    return _whole(lw, term, names, out, codes) if ok else None
 
 
 def _whole(
-    lw: Context, term: s.FacingTerm, names: list[str], out: dict[str, float | None]
+    lw: Context,
+    term: s.FacingTerm,
+    names: list[str],
+    out: dict[str, float | None],
+    codes: Codes,
 ) -> Sail | None:
-    """Every arc costed (E497), and not every one impassable (E512)."""
+    """Every arc costed (E497, E518), and not every one impassable (E512)."""
     assert term.arcs is not None
     missing = [n for n in names if n not in out]
+    if missing and codes is SPEED:
+        lw.err(
+            codes.missing,
+            f"`speed by {term.arcs.text}` gives no speed for {', '.join(missing)}",
+            term.word.pos,
+            f"give each arc a speed: `{missing[0]} 0` where the unit does not move",
+        )
+        return None
     if missing:
         lw.err(
-            "E497",
+            codes.missing,
             f"`sail by {term.arcs.text}` gives no cost for {', '.join(missing)}",
             term.word.pos,
             f"give each arc a cost or `impassable`: `{missing[0]} +0 MP`",

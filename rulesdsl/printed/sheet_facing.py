@@ -51,6 +51,14 @@ def _sail(b: MoreBlocks, f: ir.Facing) -> str:
     return b.w("facing_sail", arcs=b.label(block.info, block.id), costs="; ".join(costs))
 
 
+def _speed_by(b: MoreBlocks, f: ir.Facing) -> str:
+    """``speed by ARCS (...)`` (issue 40): the unit's speed at each point of sail."""
+    block = next(a for a in b.rs.arcs if a.id == f.speed_by)
+    labels = {a.id: b.label(a.info, a.id) for a in block.arcs}
+    speeds = [b.w("facing_speed_by_entry", arc=labels[a], speed=b.num(v)) for a, v in f.speeds]
+    return b.w("facing_speed_by", arcs=b.label(block.info, block.id), speeds="; ".join(speeds))
+
+
 def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
     lines = [
         b.w("facing_grid", grid=b.name(f.grid), count=b.num(f.headings)),
@@ -78,6 +86,8 @@ def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
             lines.append(b.w(f"facing_{wind}", cost=_cost(b, cost)))
     if f.sail_by:
         lines.append(_sail(b, f))
+    if f.speed_by:
+        lines.append(_speed_by(b, f))
     head = [[HeadCell(b.w("facing_speed")), HeadCell(b.w("facing_turn_mode"))]]
     rows = []
     below = None

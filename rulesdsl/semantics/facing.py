@@ -39,7 +39,7 @@ from rulesdsl.semantics.routes import (
     whole_bonus,
     whole_move,
 )
-from rulesdsl.semantics.sail import by_relative, step_extra
+from rulesdsl.semantics.sail import by_relative, sailing_speed, step_extra
 
 Move = Literal["forward", "turn"] | ir.FacingMove
 """What one action of a move with facing is: a step forward, a turn, or a manoeuvre."""
@@ -210,18 +210,16 @@ def route(
     state: Mapping[str, int] | None = None,
     inputs: Mapping[str, float] | None = None,
     outcomes: Sequence[Sequence[str]] | None = None,
+    start: int | None = None,
 ) -> FacingAnswer:
     """The cost of ``actions`` for ``mode`` (a unit type with a facing rule), and whether the
     move is legal (the first reason it is not). ``move``: a kind of move, whose costs, barred
     features and turn mode row count, whose allowance is the speed; ``state``: carried;
     ``inputs``: the step inputs every step is costed with; ``outcomes``: per action, the dice
     outcomes rolled in the place entered (a turn's are not read), costed with its features, as
-    :func:`rulesdsl.semantics.routes.route` has them."""
+    :func:`rulesdsl.semantics.routes.route` has them; ``start``: the heading it starts with."""
     rule = next(f for f in rs.facings if f.mode == mode)
-    if allowance is None and rule.exact_speed:
-        raise MissingArgument("allowance")
-    if wind is None and _reads_wind(rule):
-        raise MissingArgument("wind")
+    allowance = _given(rs, rule, allowance, wind, start)
     sail = by_relative(rule, rs.arcs)
     base = rs
     if move is not None:
@@ -300,6 +298,20 @@ def route(
         reason = _over_allowance(rs, rule, out, total, allowance)
     rolls = _rolls(base, mode, move, out, along)
     return FacingAnswer(answer, tuple(out), not reason, reason, places, rolls, end_state, marks)
+
+
+def _given(
+    rs: ir.Ruleset, rule: ir.Facing, allowance: float | None, wind: int | None, start: int | None
+) -> float | None:
+    """The allowance, or the speed at the point of sail of the heading ``start`` the move starts
+    with (``speed by``, issue 40); the arguments the rule needs (MissingArgument)."""
+    if allowance is None:
+        allowance = sailing_speed(rule, rs.arcs, wind, start)
+    if allowance is None and rule.exact_speed:
+        raise MissingArgument("allowance")
+    if wind is None and _reads_wind(rule):
+        raise MissingArgument("wind")
+    return allowance
 
 
 def _reads_wind(rule: ir.Facing) -> bool:

@@ -22,14 +22,15 @@ def by_relative(rule: ir.Facing, arcs: Sequence[ir.Arcs]) -> tuple[tuple[str, fl
     step costs more there (inf: impassable); empty when the rule does not sail by arcs."""
     if not rule.sail_by:
         return ()
-    block = next(a for a in arcs if a.id == rule.sail_by)
-    costs = dict(rule.sail)
-    out = []
-    for left in range(rule.headings):
-        name = arc(block, -360.0 * left / rule.headings)
-        cost = costs[name]
-        out.append((name, math.inf if cost is None else cost))
-    return tuple(out)
+    costs = {name: math.inf if cost is None else cost for name, cost in rule.sail}
+    return tuple((name, costs[name]) for name in _points(rule, arcs, rule.sail_by))
+
+
+def _points(rule: ir.Facing, arcs: Sequence[ir.Arcs], block_id: str) -> list[str]:
+    """Per relative heading ``(wind - heading) % headings``, the arc of the block the wind is
+    in: ``left`` headings to the left of the bow is the bearing ``-360 * left / headings``."""
+    block = next(a for a in arcs if a.id == block_id)
+    return [arc(block, -360.0 * left / rule.headings) for left in range(rule.headings)]
 
 
 def step_extra(
@@ -40,3 +41,23 @@ def step_extra(
     if not table or wind is None or heading is None:
         return "", 0.0
     return table[(wind - heading) % len(table)]
+
+
+def speed_by_relative(rule: ir.Facing, arcs: Sequence[ir.Arcs]) -> tuple[tuple[str, float], ...]:
+    """``speed by ARCS (...)``: per relative heading ``(wind - heading) % headings``, the arc
+    the wind is in and the unit's speed there; empty when the rule has no speed by the wind."""
+    if not rule.speed_by:
+        return ()
+    speeds = dict(rule.speeds)
+    return tuple((name, speeds[name]) for name in _points(rule, arcs, rule.speed_by))
+
+
+def sailing_speed(
+    rule: ir.Facing, arcs: Sequence[ir.Arcs], wind: int | None, heading: int | None
+) -> float | None:
+    """The unit's speed at the start of a move at ``heading`` with the wind from ``wind``: its
+    ``speed by`` speed at that point of sail; None with no such rule, wind or heading."""
+    table = speed_by_relative(rule, arcs)
+    if not table or wind is None or heading is None:
+        return None
+    return table[(wind - heading) % len(table)][1]

@@ -133,6 +133,7 @@ def facings(d: Differ) -> None:
         _turn_limit(d, path, mode, a, b)
         _by_wind(d, path, mode, a, b)
         _sail(d, path, mode, a, b)
+        _speed_by(d, path, mode, a, b)
         if a.exact_speed != b.exact_speed:
             before, after = ("yes", "no") if a.exact_speed else ("no", "yes")
             d.add(
@@ -208,3 +209,21 @@ def _sail(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:
             f"{mode}: {arc} {shown[0]} -> {shown[1]}",
             *shown,
         )
+
+
+def _speed_by(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:
+    """``speed by ARCS (...)`` (issue 40): a lower speed at a point of sail lets fewer routes
+    through (breaking), a higher one more (rules); other arcs, or the clause added or dropped,
+    change the speed a wind gives: breaking."""
+    if a.speed_by != b.speed_by:
+        before, after = (f"speed by {r.speed_by}" if r.speed_by else "no rule" for r in (a, b))
+        d.add(
+            "breaking", "changed", f"{path}.speed_by", f"{mode}: {before} -> {after}", before, after
+        )
+        return
+    old, new = dict(a.speeds), dict(b.speeds)
+    for arc in sorted(old.keys() | new.keys()):
+        if old.get(arc) != new.get(arc):
+            shown = [f"{old[arc]:g}", f"{new[arc]:g}"]
+            message = f"{mode}: speed {shown[0]} -> {shown[1]} {arc}"
+            d.add(_grade(new[arc] < old[arc]), "changed", f"{path}.speed_by.{arc}", message, *shown)

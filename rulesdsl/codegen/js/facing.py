@@ -24,6 +24,8 @@ from rulesdsl.codegen.plan import movement as plan_movement
 WHOLE = (" // [facing whole]", " // [facing not whole]")
 SAIL = (" // [sail]", " // [no sail]")
 """Marks of the runtime lines for rules that sail by arcs (``sail by``, issue 40) or not."""
+SPEED_BY = (" // [sailing speed]", " // [no sailing speed]")
+"""Marks of the runtime lines for rules whose speed is by the point of sail (``speed by``)."""
 """The marks of the facing lines for rules with whole-move rules (the route carries them, the
 searches count the limits and bonuses step by step), and of those for the others."""
 
@@ -62,6 +64,7 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
             if v is not None
         },
         **({"sail": f"Object.freeze([{_sail(f)}])"} if f.sail else {}),
+        **({"speeds": f"Object.freeze([{_speeds(f)}])"} if f.speeds else {}),
     }
     return f"new FacingRule({fields_js(fields)})"
 
@@ -73,6 +76,11 @@ def _sail(f: plan_movement.FacingRule) -> str:
     )
 
 
+def _speeds(f: plan_movement.FacingRule) -> str:
+    """``speed by`` (issue 40): per relative heading, [the point of sail, the speed there]."""
+    return ", ".join(f"[{string_js(a)}, {number_js(v)}]" for a, v in f.speeds)
+
+
 def runtime_facing(
     states: bool = False,
     own: bool = False,
@@ -81,12 +89,15 @@ def runtime_facing(
     whole: bool = False,
     bonuses: bool = False,
     sail: bool = False,
+    speeds: bool = False,
 ) -> str:
     """The facing runtime, its lines for rules with ``state`` lines or without (and with unit
     types' own ranges of a state or without), for route searches fed step inputs or dice
     outcomes or not, for costs that are shares of the allowance or not, and for rules with
-    whole-move rules (and bonuses among them) or without, and that sail by arcs or not."""
-    text = marked(marked(runtime_part("runtime_facing.js"), sail, *SAIL), whole, *WHOLE)
+    whole-move rules (and bonuses among them) or without, and that sail by arcs (or take their
+    speed by the point of sail) or not."""
+    text = marked(runtime_part("runtime_facing.js"), speeds, *SPEED_BY)
+    text = marked(marked(text, sail, *SAIL), whole, *WHOLE)
     text = marked(marked(text, bonuses, *BONUS), shares, *SHARES)
     text = marked(text, fed or shares, *RAISED)
     text = marked(marked(text, own, *OWN_RANGE), fed, *FED)
@@ -113,6 +124,7 @@ def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
             bool(plan.whole_moves),
             bonuses,
             any(f.sail for f in plan.facings),
+            any(f.speeds for f in plan.facings),
         ),
         *(["", whole_js(bonuses)] if plan.whole_moves and not in_state else []),
         "",
@@ -132,6 +144,7 @@ def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]
     modes = union(f.mode for f in plan.facings)
     wind = any(plan_movement.reads_wind(f) for f in plan.facings)
     sail = any(f.sail for f in plan.facings)
+    speeds = any(f.speeds for f in plan.facings)
     # `wind`: the heading the wind blows from, where some unit type tacks or wears (issue 40)
     options = "RouteOptions & { wind?: number | null }" if wind else "RouteOptions"
     return [
@@ -146,6 +159,7 @@ def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]
         "  readonly turnCosts?: readonly (readonly [number, number])[];",
         "  readonly tack?: number; readonly wear?: number;",
         *(["  readonly sail?: readonly (readonly [string, number])[];"] if sail else []),
+        *(["  readonly speeds?: readonly (readonly [string, number])[];"] if speeds else []),
         "  readonly turnModesByMove: readonly (readonly [MoveName, number])[];",
         "}",
         'export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";',

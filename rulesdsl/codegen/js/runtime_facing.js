@@ -159,6 +159,18 @@ function _byWind(rule, wind) {
   return more;
 }
 
+/** ``speed by ARCS (...)`` (issue 40): given the wind and no allowance, [extra, allowance] as if // [sailing speed]
+ * the caller gave the unit's speed at the point of sail of ``heading``, the heading its move // [sailing speed]
+ * starts with (a kind of move scales it); else null. */ // [sailing speed]
+function _sailing(fn, board, mode, rule, wind, heading, move, inputs = _NO_OPTIONS) { // [sailing speed]
+  const windAt = _windArg(fn, rule, wind); // [sailing speed]
+  if (!rule.speeds || windAt === null) return null; // [sailing speed]
+  const speed = rule.speeds[_mod(windAt - heading, rule.headings)][1]; // [sailing speed]
+  const extra = _routeArgs(fn, board, mode, speed, inputs); // [sailing speed]
+  if (move === null || move === undefined) return [extra, speed]; // [sailing speed]
+  return _withMove(fn, extra, move, speed, mode); // [sailing speed]
+} // [sailing speed]
+ // [sailing speed]
 function _headingArg(fn, rule, heading) {
   if (typeof heading !== "number" || !Number.isInteger(heading)) {
     throw new ArgumentTypeError(fn, "heading", heading, "must be an int");
@@ -219,6 +231,10 @@ function _facingRouteCost(board, mode, route, allowance, move, entered, wind = n
     throw new ArgumentTypeError("route_cost", "route", route, "must be a sequence of (place, heading) pairs");
   }
   const states = [...route].map((s) => _stateArg("route_cost", "route", board, rule, s));
+  const unsaid = (allowance === null || allowance === undefined) && states.length > 0; // the speed by the point of sail (issue 40) // [sailing speed]
+  const sailed = unsaid ? _sailing("route_cost", board, mode, rule, wind, states[0][2], move) : null; // [facing unfed] // [sailing speed]
+  const sailed = unsaid ? _sailing("route_cost", board, mode, rule, wind, states[0][2], move, inputs) : null; // [facing fed] // [sailing speed]
+  if (sailed !== null) [extra, allowance] = sailed; // [sailing speed]
   const speed = _facingSpeed("route_cost", rule, allowance);
   const windAt = _windArg("route_cost", rule, wind);
   const begin = _carriedArg("route_cost", state); // [state] // [one range]
@@ -636,6 +652,10 @@ function _facingCheapest(board, mode, start, goal, allowance, move, entered, win
   const goalKey = _placeKey(goal);
   const onBoard = goalKey !== null && board._features.has(goalKey);
   const target = onBoard ? [goalKey, null] : _stateArg("cheapest_route", "goal", board, rule, goal).slice(1);
+  const unsaid = allowance === null || allowance === undefined; // the speed by the point of sail (issue 40) // [sailing speed]
+  const sailed = unsaid ? _sailing("cheapest_route", board, mode, rule, wind, begin[2], move) : null; // [facing unfed] // [sailing speed]
+  const sailed = unsaid ? _sailing("cheapest_route", board, mode, rule, wind, begin[2], move, inputs) : null; // [facing fed] // [sailing speed]
+  if (sailed !== null) [extra, allowance] = sailed; // [sailing speed]
   const speed = _facingSpeed("cheapest_route", rule, allowance);
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
   const byWind = _byWind(rule, _windArg("cheapest_route", rule, wind));
@@ -675,6 +695,10 @@ function _facingReachable(board, mode, start, budget, allowance, move, wind = nu
     const kind = MOVES[move];
     budget = budget * kind.factor + kind.amount;
   }
+  const unsaid = allowance === null || allowance === undefined; // the speed by the point of sail (issue 40) // [sailing speed]
+  const sailed = unsaid ? _sailing("reachable", board, mode, rule, wind, begin[2], move) : null; // [facing unfed] // [sailing speed]
+  const sailed = unsaid ? _sailing("reachable", board, mode, rule, wind, begin[2], move, inputs) : null; // [facing fed] // [sailing speed]
+  if (sailed !== null) [[extra, allowance], budget] = [sailed, Math.min(budget, sailed[1])]; // at most it is spent // [sailing speed]
   const speed = allowance !== null && allowance !== undefined ? allowance : budget;
   const modePlaces = _turnMode(rule, speed, move ?? null);
   const byWind = _byWind(rule, _windArg("reachable", rule, wind));

@@ -106,6 +106,9 @@ class FacingRule:
     sail: tuple[tuple[str, float], ...] = ()
     """``sail by ARCS (...)`` (issue 40): per relative heading ``(wind - heading) % headings``,
     the point of sail (an arc) and what a step costs more there; inf: impassable."""
+    speeds: tuple[tuple[str, float], ...] = ()
+    """``speed by ARCS (...)`` (issue 40): per relative heading, the point of sail and the
+    unit's speed (its allowance) when the move starts there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,8 +325,9 @@ def _roll(rs: ir.Ruleset, rule: ir.RollRule) -> RollRule:
 
 
 def reads_wind(rule: FacingRule) -> bool:
-    """Whether the rule's answers read the wind (issue 40): it tacks, wears or sails by arcs."""
-    return rule.tack is not None or rule.wear is not None or bool(rule.sail)
+    """Whether the rule's answers read the wind (issue 40): it tacks, wears, sails by arcs or
+    takes its speed by them."""
+    return rule.tack is not None or rule.wear is not None or bool(rule.sail or rule.speeds)
 
 
 def _facing(rule: ir.Facing, arcs: tuple[ir.Arcs, ...] = ()) -> FacingRule:
@@ -344,6 +348,7 @@ def _facing(rule: ir.Facing, arcs: tuple[ir.Arcs, ...] = ()) -> FacingRule:
         tack=math.inf if "tack" in rule.refused else rule.tack,
         wear=math.inf if "wear" in rule.refused else rule.wear,
         sail=semantics_sail.by_relative(rule, arcs),
+        speeds=semantics_sail.speed_by_relative(rule, arcs),
     )
 
 

@@ -38,6 +38,7 @@ def movement_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
         "turn_speeds": any(f.turn_costs for f in plan.facings),
         "wind_rules": any(plan_movement.reads_wind(f) for f in plan.facings),
         "sail_rules": any(f.sail for f in plan.facings),
+        "speed_rules": any(f.speeds for f in plan.facings),
         "drift": plan.drifts is not None,
         "drifts": {m: (d, state, op, bound) for m, d, state, op, bound in plan.drifts or ()},
         "arcs": {a.id: python_facing.arcs_py(a) for a in plan.arcs},
