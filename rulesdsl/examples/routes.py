@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rulesdsl import ir, semantics
+from rulesdsl import ir, semantics, spelling
 from rulesdsl.examples import route_inputs
 from rulesdsl.examples.reading import (
     Args,
@@ -24,6 +24,7 @@ from rulesdsl.examples.statements import Answered, Plain, Unanswerable, answer_t
 from rulesdsl.semantics import facing as semantics_facing
 from rulesdsl.semantics import moves as semantics_moves
 from rulesdsl.semantics import routes as semantics_routes
+from rulesdsl.semantics.drift import EIGHT_STEPS, HEX_STEPS, SQUARE_STEPS
 
 
 def _places(args: Args, start: int) -> list[tuple[str, ...]]:
@@ -53,6 +54,7 @@ def _facing_route(args: Args, mode: str) -> Answered:
         else name_in((i, a), semantics_facing.WORDS, "move (forward, backward, sideslip, turn)")
         for i, a in written[1:]
     ]
+    _laid_once(rs, mode, written[1:])
     allowance_arg = args.keyword("allowance")
     allowance = (
         number_in(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
@@ -62,7 +64,8 @@ def _facing_route(args: Args, mode: str) -> Answered:
     wind = route_inputs.wind(rs, mode, args.keyword("wind"))
     state = route_inputs.state(rs, args.keyword("state"))
     acts = route_inputs.headed(rs, mode, semantics_facing.actions(items))
-    answer = semantics_facing.route(rs, mode, acts, allowance, move, wind, state)
+    entered = _entered_places(args, acts)
+    answer = semantics_facing.route(rs, mode, acts, allowance, move, wind, state, entered=entered)
     cells = tuple(
         " ".join((f"step {i}: {step.move}", *step.entered, *step.crossed))
         + f" = {answer_text([cost_answer(step.cost)])}"
@@ -75,7 +78,56 @@ def _facing_route(args: Args, mode: str) -> Answered:
         ((f"@{step.move}", *step.entered, *step.crossed), cost_answer(step.cost))
         for step in answer.steps
     )
-    return Answered(parts, rs.units.get("cost"), cells, places=steps, state=answer.state)
+    due = route_inputs.rolls_parts(answer.rolls) if args.q.attribute == "rolls" else None
+    return Answered(parts, rs.units.get("cost"), cells, places=steps, state=answer.state, rolls=due)
+
+
+def _laid_once(rs: ir.Ruleset, mode: str, written: Sequence[tuple[int, ir.ExampleArg]]) -> None:
+    """A facing route laid on the unit's grid as the replays lay it (the start at (0, 0),
+    heading 0, each ``turn`` one heading more) enters each place once: the replays' board has
+    one place for each written, and a place entered again is not first entered (E522)."""
+    count = next(f.headings for f in rs.facings if f.mode == mode)
+    offsets = {6: HEX_STEPS, 4: SQUARE_STEPS, 8: EIGHT_STEPS}[count]
+    place, heading, side, step = (0, 0), 0, 0, 0
+    seen = {place: "the start"}
+    for i, a in written:
+        word = None if a.grouped else spelling.value(a.values[0])
+        step += word in (None, "turn")
+        if word == "turn":
+            heading = (heading + 1) % count
+        elif word is not None:  # how the next place is entered
+            side = count // 2 if word == "backward" else 1 if word == "sideslip" else 0
+        else:
+            dq, dr = offsets[(heading + side) % count]
+            place, side = (place[0] + dq, place[1] + dr), 0
+            if place in seen:
+                raise Unanswerable(
+                    f"step {step} comes back to the place of {seen[place]}: a facing route is "
+                    "laid on the grid from heading 0, each place entered once; ask the rest as "
+                    "a route of its own, with entered=",
+                    i,
+                    code="E522",
+                )
+            seen[place] = f"step {step}"
+
+
+def _entered_places(args: Args, acts: Sequence[semantics_facing.Action]) -> list[int]:
+    """A facing route's ``entered=(1, 3)``: its actions, by number as the module numbers its
+    steps, whose places the unit entered earlier in the turn (issue 40): E492 as without
+    facing, and E521 for a turn, which enters no place."""
+    entered = route_inputs.entered_steps(args, len(acts))
+    turn = next((n for n in entered if acts[n - 1].move == "turn"), None)
+    if turn is not None:
+        found = args.keyword("entered")
+        assert found is not None  # entered_steps read it
+        steps = ", ".join(str(n) for n, a in enumerate(acts, 1) if a.move != "turn")
+        raise Unanswerable(
+            f"step {turn} of the route is a turn, which enters no place: 'entered' gives the "
+            f"steps into a place, here {steps}",
+            found[0],
+            code="E521",
+        )
+    return entered
 
 
 def ask(args: Args) -> Answered:
