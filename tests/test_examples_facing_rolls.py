@@ -16,6 +16,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_yaml
 from rulesdsl.printed.sheets import build_sheet, render_markdown
+from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet
 from tests.test_examples_effect_state import _errors, _guide_block, _vectors
@@ -159,3 +160,13 @@ def test_yaml_writes_a_facing_routes_rolls_as_the_language_does(
     assert [d.code for d in compiled.diagnostics if d.severity == "error"] == []
     assert compiled.ruleset is not None
     assert compiled.ruleset.examples[0].questions[1].attribute == "rolls"
+
+
+def test_the_diff_lists_a_facing_routes_changed_rolls(compiler: Compiler, tmp_path: Path) -> None:
+    """A nebula's hazard roll at +3: each stated .rolls restated, the diff lists old -> new."""
+    old = compile_snippet(compiler, PICKET + PICKET_EXAMPLE, tmp_path / "old").ruleset
+    text = (PICKET + PICKET_EXAMPLE).replace("| 2 | +2 | +1", "| 2 | +3 | +1")
+    new = compile_snippet(compiler, text.replace("hazard, +2", "hazard, +3"), tmp_path).ruleset
+    assert old is not None and new is not None
+    changed = [(c.path, c.old, c.new) for c in semantic.diff(old, new).changes]
+    assert ("example.picket_line.3", "hazard, 2", "hazard, 3") in changed, changed
