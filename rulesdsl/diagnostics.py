@@ -220,6 +220,8 @@ CODES: Mapping[str, str] = {
     "E490": "a worked example states the state after a route given no state at the start",
     "E491": "a worked example's state after a route not every state by name, a whole number",
     "E492": "a worked example's places entered earlier that are not steps of a route's rolls",
+    "E521": "a worked example's places entered earlier that name a turn of a facing route",
+    "E522": "a worked example's facing route that comes back to a place it entered",
     "E275": "a worked example declared twice",
     "E280": "a facing rule for a name that is not a unit type (mode)",
     "E281": "a facing rule on a grid the ruleset does not declare",
@@ -343,6 +345,7 @@ _OWNED: tuple[tuple[Stage, str], ...] = (
     ("checks", "E420"),
     ("checks", "E450 E451 E452 E453 E454 E455 E456 E457 E458"),
     ("checks", "E488 E489 E490 E491 E492"),
+    ("checks", "E521 E522"),
     ("checks", "W340 W263"),
     (
         "tools",

@@ -436,19 +436,11 @@ def test_entered_that_is_not_a_step_of_a_route_stating_its_rolls_is_e492_at_the_
     assert "the steps of the route entered earlier" in message
 
 
-def test_rolls_of_a_facing_route_or_of_no_route_are_e489(
-    compiler: Compiler, tmp_path: Path
-) -> None:
-    facing = SURVEY.replace(
-        "layer space",
-        'grid sky "Sky" : 1 hex, hex\nfacing ship on sky : turn 1 MP per hexside\nlayer space',
-    )
-    for text, question in (
-        (facing, "route_cost(ship, (clear), (nebula)).rolls = hazard, +2"),
-        (SURVEY, "move_cost(ship, nebula).rolls = hazard, +2"),
-    ):
-        text += 'example bad "Bad" fr "x" de "x" ru "x" {\n  ' + question + "\n}\n"
-        assert [c for c, *_ in _errors(compiler, text, tmp_path)] == ["E489"]
+def test_rolls_of_no_route_are_e489(compiler: Compiler, tmp_path: Path) -> None:
+    """A facing route states its rolls too (tests/test_examples_facing_rolls.py)."""
+    question = "move_cost(ship, nebula).rolls = hazard, +2"
+    text = SURVEY + 'example bad "Bad" fr "x" de "x" ru "x" {\n  ' + question + "\n}\n"
+    assert [c for c, *_ in _errors(compiler, text, tmp_path)] == ["E489"]
 
 
 def test_the_python_and_js_modules_replay_the_rolls_and_the_places_entered_before(

@@ -128,7 +128,7 @@ HEADINGS = {
 def facing_route(args: list[Any], kwargs: dict[str, Any]) -> Any:
     """A facing route's example laid on the unit's grid: the start at (0, 0) facing heading
     0, each place entered along the grid step its move gives, each `turn` one heading to the
-    left (issue 24)."""
+    left (issue 24); `entered` gives steps, the places they reached."""
     rule = API.FACINGS[args[0]]
     count = rule.headings
     steps = HEADINGS[count]
@@ -152,6 +152,8 @@ def facing_route(args: list[Any], kwargs: dict[str, Any]) -> Any:
         edges[place, there] = tuple(item["edge"])
         place, how = there, "forward"
         route.append((place, heading))
+    if "entered" in kwargs:  # steps of the route, each the place it reached (issue 40)
+        kwargs["entered"] = [route[step][0] for step in kwargs["entered"]]
     board = API.Board(places, edges, grid=rule.grid)
     return API.route_cost(board, args[0], route, **kwargs)
 

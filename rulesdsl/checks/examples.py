@@ -13,7 +13,9 @@ is held to) and its stated answer compared with the rules' own.
   line of sight's ``state=`` for a sight rule with no band of a state; E488: ``effect()``
   where no effect is keyed by unit type (:mod:`rulesdsl.examples.unit_effects`); E489-E491:
   a ``.state`` answer that is not a route's, a route with no state at the start, a state not
-  stated by name; E492: a route's ``entered=`` that is not its steps, or without ``.rolls``.
+  stated by name; E492: a route's ``entered=`` that is not its steps, or without ``.rolls``;
+  E521: a facing route's ``entered=`` that names a turn; E522: a facing route that comes
+  back to a place it entered.
 """
 
 from __future__ import annotations
@@ -129,6 +131,10 @@ _ROUTE_INPUTS = {
     "altitude=2), every state by name": ("E489", "E490", "E491"),
     "`entered=(1, 3)`: the steps of the route entered earlier in the turn, which change only "
     "the rolls due on first entering: state them, route_cost(...).rolls = survey, +1": ("E492",),
+    "`entered=(1, 3)` on a facing route: its steps into a place, numbered as the module numbers "
+    "its actions (a turn is one, and enters no place)": ("E521",),
+    "a facing route is laid on the grid from heading 0, each `turn` one heading more: split a "
+    "route that comes back to a place into two questions, the second with `entered=`": ("E522",),
 }
 """The codes of a route example's ``state=`` and ``wind=`` and a free move's legs (issue 40),
 by what they take."""

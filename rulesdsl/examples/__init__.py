@@ -20,8 +20,17 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal, assert_never, get_args
 
 from rulesdsl import ir, semantics, spelling, words
-from rulesdsl.diagnostics import did_you_mean
-from rulesdsl.examples import arc_places, free_moves, route_inputs, unit_effects
+from rulesdsl.examples import arc_places, free_moves, route_inputs, routes, unit_effects
+from rulesdsl.examples.reading import Args as _Args
+from rulesdsl.examples.reading import cost_answer as _cost_answer
+from rulesdsl.examples.reading import features as _features
+from rulesdsl.examples.reading import modes as _modes
+from rulesdsl.examples.reading import moved as _moved
+from rulesdsl.examples.reading import name_in as _name
+from rulesdsl.examples.reading import names_in as _names
+from rulesdsl.examples.reading import near as _near
+from rulesdsl.examples.reading import number_in as _number
+from rulesdsl.examples.reading import plain_answer as _plain_answer
 from rulesdsl.examples.statements import Answered as Answered
 from rulesdsl.examples.statements import (
     Plain,
@@ -35,7 +44,6 @@ from rulesdsl.examples.statements import (
 from rulesdsl.examples.statements import Unanswerable as Unanswerable
 from rulesdsl.semantics import dice
 from rulesdsl.semantics import effects as semantics_effects
-from rulesdsl.semantics import facing as semantics_facing
 from rulesdsl.semantics import moves as semantics_moves
 from rulesdsl.semantics import routes as semantics_routes
 
@@ -46,68 +54,6 @@ Role = Literal["cost", "modifier", "distance", "none"]
 
 
 # ---- asking the rules ----------------------------------------------------------------------
-
-
-class _Args:
-    """A question's arguments, read one by one with the checks each needs."""
-
-    def __init__(self, rs: ir.Ruleset, q: ir.Question) -> None:
-        self.rs = rs
-        self.q = q
-        self.positional = [(i, a) for i, a in enumerate(q.args) if not a.keyword]
-        self.keywords = {a.keyword: (i, a) for i, a in enumerate(q.args) if a.keyword}
-        self.used: set[int] = set()
-        self.kind: ir.MoveKind | None = None
-        """The kind of move a question names (``move=run``), once read."""
-
-    def at(self, n: int, what: str) -> tuple[int, ir.ExampleArg]:
-        if n >= len(self.positional):
-            raise Unanswerable(f"{self.q.ask}() needs {what} as argument {n + 1}")
-        self.used.add(self.positional[n][0])
-        return self.positional[n]
-
-    def rest(self, start: int) -> list[tuple[int, ir.ExampleArg]]:
-        out = self.positional[start:]
-        self.used.update(i for i, _ in out)
-        return out
-
-    def keyword(self, name: str) -> tuple[int, ir.ExampleArg] | None:
-        found = self.keywords.get(name)
-        if found is not None:
-            self.used.add(found[0])
-        return found
-
-    def done(self) -> None:
-        for i, a in enumerate(self.q.args):
-            if i not in self.used:
-                name = f"'{a.keyword}'" if a.keyword else f"argument {i + 1}"
-                raise Unanswerable(f"{self.q.ask}() takes no {name} here", i)
-
-
-def _name(arg: tuple[int, ir.ExampleArg], pool: Sequence[str], what: str) -> str:
-    i, a = arg
-    if a.grouped or len(a.values) != 1 or not isinstance(a.values[0], ir.Symbol):
-        raise Unanswerable(f"argument {i + 1} should be the name of a {what}", i)
-    name = a.values[0].name
-    if name not in pool:
-        raise Unanswerable(f"'{name}' is not a {what}{_near(name, pool)}", i)
-    return name
-
-
-def _near(name: str, pool: Sequence[str]) -> str:
-    """`` (did you mean 'soft'?)`` after a name not in ``pool``, or nothing."""
-    hint = did_you_mean(name, pool)
-    return f" ({hint})" if hint else ""
-
-
-def _number(arg: tuple[int, ir.ExampleArg], unit: str | None, what: str) -> float:
-    i, a = arg
-    if a.grouped or len(a.values) != 1 or not isinstance(a.values[0], ir.Number):
-        raise Unanswerable(f"'{what}' should be a number", i)
-    n = a.values[0]
-    if n.unit is not None and unit is not None and n.unit != unit:
-        raise Unanswerable(f"'{what}' is in {unit}, not {n.unit}", i, wrong_unit=True)
-    return n.value
 
 
 def _results_column(args: _Args, table: ir.ResultsTable, verb: str) -> str:
@@ -128,17 +74,6 @@ def _results_column(args: _Args, table: ir.ResultsTable, verb: str) -> str:
     if found is None:
         raise Unanswerable(f"no column of '{table.id}' takes that value", i)
     return found.id
-
-
-def _names(arg: tuple[int, ir.ExampleArg], pool: Sequence[str], what: str) -> tuple[str, ...]:
-    i, a = arg
-    out = []
-    for v in a.values:
-        if not isinstance(v, ir.Symbol) or v.name not in pool:
-            shown = spelling.value(v)
-            raise Unanswerable(f"'{shown}' in argument {i + 1} is not a {what}", i)
-        out.append(v.name)
-    return tuple(out)
 
 
 def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
@@ -188,7 +123,7 @@ def _function(args: _Args, function: ir.Ask) -> Answered:
         case "lookup":
             return _lookup(args)
         case "route_cost":
-            return _route(args)
+            return routes.ask(args)
         case "line_of_sight":
             return _sight(args)
         case "path_cost":
@@ -210,27 +145,9 @@ def _function(args: _Args, function: ir.Ask) -> Answered:
             assert_never(function)
 
 
-def _features(rs: ir.Ruleset) -> list[str]:
-    return [f.id for f in rs.features]
-
-
 def _with_outcomes(rs: ir.Ruleset) -> list[str]:
     """The features, and the dice outcomes that feed the cost or a sight rule (issue 24)."""
     return [*_features(rs), *semantics_effects.fed_outcomes(rs)]
-
-
-def _modes(rs: ir.Ruleset) -> list[str]:
-    return [m.id for m in rs.modes]
-
-
-def _plain_answer(value: semantics.Answer) -> Plain:
-    return {"marker": value.marker} if isinstance(value, ir.Marker) else {"number": value}
-
-
-def _cost_answer(cost: semantics.Answer | semantics.Unfilled) -> Plain:
-    if isinstance(cost, semantics.Unfilled):
-        raise Unanswerable(f"the cost needs the parameter '{cost.param}', which no value fills")
-    return _plain_answer(cost)
 
 
 def _cost_cells(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> tuple[str, ...]:
@@ -250,17 +167,6 @@ def _cost_cells(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> tuple[str
         note = "" if name in counted else " (ignored)"
         cells.append(f"{name}.{mode}: {text}{note}")
     return tuple(cells)
-
-
-def _moved(args: _Args) -> ir.Ruleset:
-    """The rules as the question's kind of move (``move=run``) sees them; kept on the
-    arguments as ``kind`` for the allowance."""
-    found = args.keyword("move")
-    if found is None:
-        return args.rs
-    kind = _name(found, [k.id for k in args.rs.moves], "kind of move")
-    args.kind = semantics_moves.kind_of(args.rs, kind)
-    return semantics_moves.kind_view(args.rs, kind)
 
 
 def _move_inputs(args: _Args) -> tuple[float, float | None, dict[str, float]]:
@@ -486,88 +392,6 @@ def _lookup(args: _Args) -> Answered:
     return Answered((plain(cell),), unit, (f"{where}: {spelling.value(cell)}",), value=cell)
 
 
-def _places(args: _Args, start: int) -> list[tuple[str, ...]]:
-    rs = args.rs
-    return [_names(a, _features(rs), "feature") for a in args.rest(start)]
-
-
-def split_edges(rs: ir.Ruleset, place: Sequence[str]) -> tuple[list[str], list[str]]:
-    """A route's place as written, ``(hills, river)``: the features of the place entered and
-    those of the edge crossed into it (the features of edge layers)."""
-    edge_layers = {layer.id for layer in rs.layers if semantics.on_edges(layer)}
-    by_id = {f.id: f for f in rs.features}
-    edges = [n for n in place if n in by_id and by_id[n].layer in edge_layers]
-    return [n for n in place if n not in edges], edges
-
-
-def _facing_route(args: _Args, mode: str) -> Answered:
-    """``route_cost(frigate, (open_space), (nebula), turn, (nebula), allowance=5 MP)``: the
-    start, then the unit's actions in order (issue 24)."""
-    rs = args.rs
-    written = args.rest(1)
-    if not written or not written[0][1].grouped:
-        raise Unanswerable("route_cost() needs the start place first")
-    items: list[str | tuple[list[str], list[str]]] = [
-        split_edges(rs, _names((i, a), _features(rs), "feature"))
-        if a.grouped
-        else _name((i, a), semantics_facing.WORDS, "move (forward, backward, sideslip, turn)")
-        for i, a in written[1:]
-    ]
-    allowance_arg = args.keyword("allowance")
-    allowance = _number(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
-    found = args.keyword("move")
-    move = _name(found, [k.id for k in rs.moves], "kind of move") if found else None
-    wind = route_inputs.wind(rs, mode, args.keyword("wind"))
-    state = route_inputs.state(rs, args.keyword("state"))
-    acts = route_inputs.headed(rs, mode, semantics_facing.actions(items))
-    answer = semantics_facing.route(rs, mode, acts, allowance, move, wind, state, start=0)
-    cells = tuple(
-        " ".join((f"step {i}: {step.move}", *step.entered, *step.crossed))
-        + f" = {answer_text([_cost_answer(step.cost)])}"
-        for i, step in enumerate(answer.steps, 1)
-    )
-    parts: tuple[Plain, ...] = (_cost_answer(answer.total),)
-    if not answer.legal:
-        parts = (*parts, {"word": "illegal"})
-    steps = tuple(
-        ((f"@{step.move}", *step.entered, *step.crossed), _cost_answer(step.cost))
-        for step in answer.steps
-    )
-    return Answered(parts, rs.units.get("cost"), cells, places=steps, state=answer.state)
-
-
-def _route(args: _Args) -> Answered:
-    rs = args.rs
-    mode = _name(args.at(0, "a mode"), _modes(rs), "mode")
-    if any(f.mode == mode for f in rs.facings):
-        return _facing_route(args, mode)
-    places = _places(args, 1)
-    if len(places) < 2:
-        raise Unanswerable("route_cost() needs the start and at least one more place")
-    view = _moved(args)
-    allowance_arg = args.keyword("allowance")
-    allowance = _number(allowance_arg, rs.units.get("cost"), "allowance") if allowance_arg else None
-    allowance = semantics_routes.own_allowance(rs, mode, allowance)  # scaled by the kind too
-    if args.kind is not None:
-        allowance = semantics_moves.kind_allowance(args.kind, allowance)
-    state = route_inputs.state(rs, args.keyword("state"))
-    route_inputs.wind(rs, mode, args.keyword("wind"))  # checked; a unit without facing ignores it
-    move = args.kind.id if args.kind is not None else None
-    written = [split_edges(rs, p) for p in places[1:]]
-    answer = semantics_routes.route(view, mode, written, allowance, move=move, state=state)
-    cells = tuple(
-        f"step {i}: {' + '.join((*step.entered, *step.crossed)) or 'nothing'} = "
-        + answer_text([_cost_answer(step.cost)])
-        for i, step in enumerate(answer.steps, 1)
-    )
-    parts: tuple[Plain, ...] = (_cost_answer(answer.total),)
-    if not answer.legal:
-        parts = (*parts, {"word": "illegal"})
-    steps = tuple(((*s.entered, *s.crossed), _cost_answer(s.cost)) for s in answer.steps)
-    due = route_inputs.rolls(view, args, mode, written, move, state, answer.steps)  # issue 40
-    return Answered(parts, rs.units.get("cost"), cells, places=steps, state=answer.state, rolls=due)
-
-
 def _rolls(args: _Args) -> Answered:
     """``rolls_due(mode, features..., move=, on=)``: each roll due and its modifier, or none."""
     rs = args.rs
@@ -766,7 +590,7 @@ def vector(rs: ir.Ruleset, example: ir.Example, q: ir.Question) -> dict[str, Any
             *(
                 place  # a facing route's move word (issue 24): `turn`, `backward`...
                 if isinstance(place, str)
-                else dict(zip(("features", "edge"), split_edges(rs, place), strict=True))
+                else dict(zip(("features", "edge"), routes.split_edges(rs, place), strict=True))
                 for place in args[1:]
             ),
         ]

@@ -161,17 +161,16 @@ def total(rs: ir.Ruleset, found: Found, modifier: str) -> float:
 def attribute_asked(rs: ir.Ruleset, q: ir.Question) -> None:
     """``route_cost(...).state = (speed=3, altitude=4)``: only a route answers ``.state``
     (E489), from a state given at the start (E490), stated as every state by name, once, a
-    whole number (E491); and ``.rolls``, a route without facing (E489 otherwise)."""
+    whole number (E491); and ``.rolls``, a route's, with facing or without (E489 otherwise)."""
     if not q.attribute:
         return
-    facing = bool(q.args) and any(ir.Symbol(f.mode) in q.args[0].values for f in rs.facings)
-    if q.attribute == "rolls" and not facing and words.asked(q.ask) == "route_cost":
+    if q.attribute == "rolls" and words.asked(q.ask) == "route_cost":
         return
     if q.attribute != "state" or words.asked(q.ask) != "route_cost":
         raise Unanswerable(
             f"'{q.ask}(...).{q.attribute}' is not an answer an example states: a route states "
-            "the state after it, route_cost(...).state = (...), and a route without facing its "
-            "rolls due, route_cost(...).rolls = ...",
+            "the state after it, route_cost(...).state = (...), and its rolls due, "
+            "route_cost(...).rolls = ...",
             code="E489",
         )
     found = next((i for i, a in enumerate(q.args) if a.keyword == "state"), None)
@@ -196,7 +195,7 @@ def attributed(rs: ir.Ruleset, q: ir.Question, answered: Answered) -> Answered:
     """The answer of a question that states a field of a route: ``.state``, its state after
     its last step by name (the module's ``Route.state``); ``.rolls``, its rolls due."""
     if q.attribute == "rolls":
-        assert answered.rolls is not None  # attribute_asked: a route without facing
+        assert answered.rolls is not None  # attribute_asked: a route's
         return replace(answered, parts=answered.rolls, unit=None)
     assert answered.state is not None  # attribute_asked: a route given a state
     parts = ({q.attribute: dict(answered.state)},)
@@ -225,29 +224,43 @@ def rolls(
     the places entered earlier in the turn, by step (1 for the first place entered), which no
     roll on first entering is due in again. None when the question states no ``.rolls``;
     ``entered`` without it is E492, as is a step the route does not have."""
-    q, found = args.q, args.keyword("entered")
-    if found is not None:
-        i, a = found
-        numbers = [v.value if isinstance(v, ir.Number) and v.unit is None else 0 for v in a.values]
-        if q.attribute != "rolls" or not all(
-            float(n).is_integer() and 1 <= n <= len(steps) for n in numbers
-        ):
-            raise Unanswerable(
-                f"'entered' gives the steps of the route entered earlier in the turn, 1 to "
-                f"{len(steps)}, and changes only the rolls due: state them, "
-                "route_cost(..., entered=(1)).rolls = ...",
-                i,
-                code="E492",
-            )
-    if q.attribute != "rolls":
+    entered = entered_steps(args, len(steps))
+    if args.q.attribute != "rolls":
         return None
     places = list(range(len(steps) + 1))
-    entered = [int(n) for n in numbers] if found is not None else []
     due = semantics_moves.route_rolls(rs, mode, steps, move, places, entered=entered)
     if state is not None:  # rolls due in a band of the state: where the state is in it
         due = semantics_routes.state_rolls(
             rs, due, semantics_routes.states_along(rs, mode, move, state, costed)
         )
+    return rolls_parts(due)
+
+
+def entered_steps(args: Asked, count: int) -> list[int]:
+    """``entered=(1, 3)``: the steps of a route of ``count`` steps whose places the unit entered
+    earlier in the turn (none when the question gives none); not a step of the route, or
+    given without ``.rolls``, is E492."""
+    found = args.keyword("entered")
+    if found is None:
+        return []
+    i, a = found
+    numbers = [v.value if isinstance(v, ir.Number) and v.unit is None else 0 for v in a.values]
+    if args.q.attribute != "rolls" or not all(
+        float(n).is_integer() and 1 <= n <= count for n in numbers
+    ):
+        raise Unanswerable(
+            f"'entered' gives the steps of the route entered earlier in the turn, 1 to "
+            f"{count}, and changes only the rolls due: state them, "
+            "route_cost(..., entered=(1)).rolls = ...",
+            i,
+            code="E492",
+        )
+    return [int(n) for n in numbers]
+
+
+def rolls_parts(due: Sequence[semantics_moves.Due]) -> tuple[Plain, ...]:
+    """Rolls due as a route's ``.rolls`` states them: each roll's name and modifier, in order;
+    ``none`` when none is."""
     parts = [part for d in due for part in ({"word": d.roll}, {"number": d.modifier})]
     return tuple(parts) or ({"word": "none"},)
 

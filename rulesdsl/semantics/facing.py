@@ -211,13 +211,14 @@ def route(
     inputs: Mapping[str, float] | None = None,
     outcomes: Sequence[Sequence[str]] | None = None,
     start: int | None = None,
+    entered: Sequence[int] = (),
 ) -> FacingAnswer:
     """The cost of ``actions`` for ``mode`` (a unit type with a facing rule), and whether the
-    move is legal (the first reason it is not). ``move``: a kind of move, whose costs, barred
-    features and turn mode row count, whose allowance is the speed; ``state``: carried;
-    ``inputs``: the step inputs every step is costed with; ``outcomes``: per action, the dice
-    outcomes rolled in the place entered (a turn's are not read), costed with its features, as
-    :func:`rulesdsl.semantics.routes.route` has them; ``start``: the heading it starts with."""
+    move is legal (the first reason it is not). ``move``: a kind of move (its costs, barred
+    features, turn mode row; its allowance is the speed); ``state``: carried; ``inputs``, and
+    ``outcomes`` rolled in each action's place, as :func:`~rulesdsl.semantics.routes.route`
+    has them; ``start``: the heading it starts with; ``entered``: the actions into places
+    entered earlier (no first-entering roll)."""
     rule = next(f for f in rs.facings if f.mode == mode)
     allowance = _given(rs, rule, allowance, wind, start)
     sail = by_relative(rule, rs.arcs)
@@ -296,7 +297,7 @@ def route(
         reason = "the unit may not end its move in the last place"
     if not reason and allowance is not None:
         reason = _over_allowance(rs, rule, out, total, allowance)
-    rolls = _rolls(base, mode, move, out, along)
+    rolls = _rolls(base, mode, move, out, along, entered)
     return FacingAnswer(answer, tuple(out), not reason, reason, places, rolls, end_state, marks)
 
 
@@ -385,10 +386,16 @@ def _rolls(
     move: str | None,
     out: Sequence[FacingStep],
     along: Sequence[tuple[int, ...]],
+    entered: Sequence[int] = (),
 ) -> tuple[Due, ...]:
     """The rolls due along a move with facing, numbered by action; with a state carried
-    (``along``), those due in a band of it only where the state is in the band."""
+    (``along``), those due in a band of it only where the state is in the band; none on first
+    entering the places of the actions ``entered`` (each action's place a new one)."""
     moved = [(i, s) for i, s in enumerate(out, 1) if s.move not in ("turn", "pivot")]
-    due = route_rolls(rs, mode, [(s.entered, s.crossed) for _, s in moved], move)
+    by_action = {i: n for n, (i, _) in enumerate(moved, 1)}
+    before = [by_action[i] for i in entered if i in by_action]
+    places = range(len(moved) + 1)  # the start, then each place entered
+    plain = [(s.entered, s.crossed) for _, s in moved]
+    due = route_rolls(rs, mode, plain, move, places, entered=before)
     rolls = tuple(replace(d, step=moved[d.step - 1][0]) for d in due)
     return state_rolls(rs, rolls, along)

@@ -9,7 +9,7 @@ const HEADINGS = {
 
 /** A facing route's example laid on the unit's grid, as the Python module's replay lays it:
  * the start at [0, 0] facing heading 0, each place entered along the grid step its move
- * gives, each "turn" one heading to the left. */
+ * gives, each "turn" one heading to the left; "entered" gives steps, the places they reached. */
 export function facingVectorRoute(m, args, kwargs) {
   const rule = m.FACINGS[args[0]];
   const count = rule.headings;
@@ -33,7 +33,8 @@ export function facingVectorRoute(m, args, kwargs) {
     }
   }
   const board = new m.Board(places, { edges, grid: rule.grid });
-  return m.routeCost(board, args[0], route, kwargs);
+  const entered = kwargs.entered?.map((step) => route[step][0]); // steps, the places they reached
+  return m.routeCost(board, args[0], route, entered ? { ...kwargs, entered } : kwargs);
 }
 
 function cost(m, value) {
