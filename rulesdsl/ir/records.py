@@ -30,7 +30,7 @@ import tempfile
 import threading
 from pathlib import Path
 from types import CodeType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 _MAGIC = importlib.util.MAGIC_NUMBER
 _LOCK = threading.Lock()
@@ -115,7 +115,7 @@ def _cache_path() -> Path | None:
 _CACHE = _CodeCache(_cache_path())
 
 
-def dataclass(cls: Any = None, /, **options: Any) -> Any:
+def _dataclass(cls: Any = None, /, **options: Any) -> Any:
     """``dataclasses.dataclass(cls, **options)``, with each method's code from the cache; with
     ``slots=True`` unless told otherwise (a chart of 200,000 rows has millions of IR and syntax
     nodes: without a ``__dict__`` each is 40 bytes smaller)."""
@@ -136,3 +136,9 @@ def dataclass(cls: Any = None, /, **options: Any) -> Any:
         return made
 
     return wrap if cls is None else wrap(cls)
+
+
+if TYPE_CHECKING:  # type checkers see dataclasses.dataclass itself
+    from dataclasses import dataclass as dataclass
+else:
+    dataclass = _dataclass
