@@ -18,7 +18,7 @@ matches is ``re``'s. The cache is keyed by the interpreter's bytecode magic numb
 
 from __future__ import annotations
 
-import _sre
+import _sre  # type: ignore[import-not-found]  # what re compiles with (no stub)
 import re
 from re import _compiler, _parser  # type: ignore[attr-defined]
 from typing import Any
@@ -38,7 +38,8 @@ def _compiled(pattern: str, flags: int) -> tuple[Any, ...]:
     for name, index in groups.items():
         names[index] = name
     code = [int(c) for c in _compiler._code(parsed, flags)]  # plain ints: marshal keeps them
-    return (flags | parsed.state.flags, code, parsed.state.groups - 1, dict(groups), tuple(names))
+    whole = int(flags | parsed.state.flags)  # an int, not a re.RegexFlag: marshal keeps it
+    return (whole, code, parsed.state.groups - 1, dict(groups), tuple(names))
 
 
 class _Patterns:
@@ -63,7 +64,7 @@ class _Patterns:
     @staticmethod
     def _make(pattern: str, flags: int) -> re.Pattern[str]:
         kept = _CACHE.load()
-        key = (pattern, flags)
+        key = (pattern, int(flags))
         _CACHE.used.add(key)
         args = kept.get(key)
         if isinstance(args, tuple):
