@@ -28,6 +28,7 @@ from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token, place_order
 from rulesdsl.frontends.dsl_examples import ExampleRules
 from rulesdsl.frontends.dsl_lexer import LazyContextualLexer
 from rulesdsl.frontends.dsl_moves import MoveRules
+from rulesdsl.frontends.dsl_table import QuickLALRParser
 from rulesdsl.frontends.dsl_tables import TableRules
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.ir.records import dataclass
@@ -84,7 +85,7 @@ def lalr_parser(*starts: str) -> Lark:
         propagate_positions=True,
         maybe_placeholders=False,
         cache=True,
-        _plugins={"ContextualLexer": LazyContextualLexer},
+        _plugins={"ContextualLexer": LazyContextualLexer, "LALR_Parser": QuickLALRParser},
         **({"start": list(starts)} if starts else {}),
     )
 
