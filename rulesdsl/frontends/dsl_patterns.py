@@ -3,7 +3,7 @@
 Each parser state's lexer (:mod:`rulesdsl.frontends.dsl_lexer`) matches one regular expression
 made of the terminals the state accepts: ``rulesdsl check heavy_gear`` meets 92 such lexers,
 and ``re`` compiled their expressions afresh in every process (its parser and code generator
-are Python: ~35 ms, a tenth of the command). :data:`PATTERNS` stands in for ``re`` in the
+are Python: ~26 ms, a tenth of the command). :data:`PATTERNS` stands in for ``re`` in the
 lexers Lark makes: what ``re`` compiles an expression to (its flags, the code ``_sre`` runs
 and the group names) is kept in a cache file beside this module's ``.pyc``, as
 :mod:`rulesdsl.ir.records` keeps the dataclasses' code, and the next process makes the
@@ -79,7 +79,7 @@ class _Patterns:
             if _sre.compile(pattern, *args) == fresh:
                 kept[key] = args
                 _CACHE.note_missed()
-        except Exception:
+        except Exception:  # re's internals differ on this interpreter: nothing is kept
             pass
         return fresh
 

@@ -41,13 +41,15 @@ take what the cache saves)."""
 
 
 class _CodeCache:
-    """The compiled code of each text ``dataclasses`` executes, read once, written at exit."""
+    """The compiled code of each text ``dataclasses`` executes, read once, written at exit
+    (:mod:`rulesdsl.frontends.dsl_patterns` keeps what ``re`` compiles the lexers'
+    expressions to in another)."""
 
     def __init__(self, path: Path | None, magic: bytes = _MAGIC) -> None:
         self.path = path
         self.magic = magic
         """What a file of this cache starts with: a file written by another interpreter is
-        ignored (:mod:`rulesdsl.frontends.dsl_patterns` keeps compiled patterns here too)."""
+        ignored."""
         self.codes: dict[Any, Any] | None = None
         self.missed = False
         self.used: set[Any] = set()
