@@ -224,15 +224,17 @@ def bench_build_large(rounds: int, n: int) -> None:
     )
 
 
-def paired(ours: Callable[[], object], reference: Callable[[], object], rounds: int) -> list[float]:
-    """``rounds`` pairs of times, each pair taken one after the other (the reference first),
-    after one warm-up of each: [ours, reference, ours, reference, ...]."""
+def paired(
+    ours: Callable[[], object], *references: Callable[[], object], rounds: int
+) -> list[float]:
+    """``rounds`` groups of times, each group's calls taken one after the other, after one
+    warm-up of each: [ours, reference, (other references,) ours, reference, ...]."""
     if WARM_UP:
-        reference()
-        ours()
+        for fn in (*references, ours):
+            fn()
     times = []
     for _ in range(rounds):
-        for fn in (ours, reference):
+        for fn in (ours, *references):
             start = CLOCK()
             fn()
             times.append(CLOCK() - start)
@@ -244,13 +246,25 @@ def bench_check(rounds: int) -> None:
     bench/README.md a ratio of minimums): the ratio of the minimums, and the median of the
     ratios of pairs run back to back, which a shared machine's changing load disturbs less."""
     times = paired(
-        rulesdsl("check", "rulesets/heavy_gear.terrain"), run(sys.executable, "-c", IMPORTS), rounds
+        rulesdsl("check", "rulesets/heavy_gear.terrain"),
+        run(sys.executable, "-c", IMPORTS),
+        run(sys.executable, "-c", "pass"),
+        rounds=rounds,
     )
-    ours, reference = times[0::2], times[1::2]
+    ours, reference, bare = times[0::3], times[1::3], times[2::3]
     what = IMPORTS.replace("import ", "")
     row("rulesdsl check heavy_gear", min(ours), what, min(reference), "<= 1.5x")
     median = statistics.median(o / r for o, r in zip(ours, reference, strict=True))
     print(f"{'':<44} paired median of {rounds} rounds: {median:.2f}x  (goal <= 1.5x)", flush=True)
+    # a second reference beside the issue's: the interpreter's start-up alone, and what each
+    # command does beyond it
+    start = min(bare)
+    check, line = min(ours) - start, min(reference) - start
+    print(
+        f"{'':<44} python -c pass {start * 1000:.1f} ms; beyond it: check {check * 1000:.1f} ms,"
+        f" the import line {line * 1000:.1f} ms ({check / line:.2f}x)",
+        flush=True,
+    )
 
 
 def bench_build(rounds: int, only: str | None = None) -> None:

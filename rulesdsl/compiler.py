@@ -12,7 +12,7 @@ of the file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +24,7 @@ from rulesdsl.frontends import registry
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.gc_pause import gc_paused
+from rulesdsl.ir.records import dataclass
 from rulesdsl.lowering.lower import lower
 from rulesdsl.variants import changelog
 from rulesdsl.variants.resolve import Base, Cycle, Resolved, attribute, resolve
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from rulesdsl.frontends.fragments import FragmentParser
 
 
-@dataclass
+@dataclass(slots=False)
 class Compiled:
     """The outcome of compiling one file: its IR (None on error) and everything said about it."""
 

@@ -6,7 +6,6 @@ Codes are stable; docs/diagnostics.md describes each one (a test keeps the two i
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -499,6 +498,8 @@ def left_out_before(diag: Diagnostic) -> bool:
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A hint naming the closest valid names, or listing the few there are."""
+    import difflib  # only when a name is wrong: not part of every run's start-up (issue 44)
+
     pool = sorted(set(candidates))
     close = difflib.get_close_matches(name, pool, n=3, cutoff=0.6)
     if close:

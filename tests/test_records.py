@@ -4,13 +4,16 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import marshal
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from rulesdsl.ir import records
+from tests.conftest import ROOT
 
 
 def _pair(cache: records._CodeCache) -> tuple[type, type]:
@@ -133,3 +136,34 @@ def test_the_cache_is_readable_by_whoever_may_read_the_bytecode(
     cache.save()
     source = Path(records.__file__).stat().st_mode
     assert (tmp_path / "codes").stat().st_mode & 0o777 == (source | 0o200) & 0o666
+
+
+PLAIN_DATACLASSES = {
+    "rulesdsl.diagnostics",
+    "rulesdsl.editions",
+    "rulesdsl.frontends.notation",
+    "rulesdsl.semantics.dice",
+    "rulesdsl.sources",
+}
+"""Modules of a compile whose dataclasses ``dataclasses`` still compiles in every process: they
+are imported without the IR, which importing :mod:`rulesdsl.ir.records` would bring in."""
+
+
+def test_a_compile_makes_its_dataclasses_from_the_kept_code() -> None:
+    """Issue 44: the 42 classes of the compile outside the IR and the syntax tree took ~10 ms
+    of `rulesdsl check` start-up compiling their methods again."""
+    code = (
+        "import dataclasses, json\n"
+        "made = dataclasses._process_class\n"
+        "plain = set()\n"
+        "def watch(cls, *args):\n"
+        "    if 'exec' not in vars(dataclasses): plain.add(cls.__module__)\n"
+        "    return made(cls, *args)\n"
+        "dataclasses._process_class = watch\n"
+        "import rulesdsl.compiler, rulesdsl.commands.check\n"
+        "print(json.dumps(sorted(m for m in plain if m.startswith('rulesdsl'))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert set(json.loads(done.stdout)) <= PLAIN_DATACLASSES

@@ -21,6 +21,7 @@ from rulesdsl import ir
 from rulesdsl.checks import walk
 from rulesdsl.checks.reserved import is_reserved, why_reserved
 from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.ir.records import dataclass
 from rulesdsl.positions import Positions
 
 Path = tuple[Any, ...]
@@ -28,7 +29,7 @@ Path = tuple[Any, ...]
 costs a pair, not a copy of the whole path."""
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Slot:
     """A string found in a name slot, with the path that leads to it in the IR."""
 

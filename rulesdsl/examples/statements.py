@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, assert_never
 
 from rulesdsl import ir, spelling, words
+from rulesdsl.ir.records import dataclass
 
 Plain = dict[str, Any]
 """One part of an answer, as JSON: a single key naming its kind."""
@@ -34,7 +34,7 @@ class Unanswerable(Exception):
         self.code = code
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Answered:
     """The module's answer to a question: its plain parts, the unit numbers are in, and the
     cells that give it (``light_woods: 1 MP``), in the DSL's words."""

@@ -9,7 +9,7 @@ decisions, tables, dice and sight in :mod:`.dsl_tables`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -28,8 +28,10 @@ from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token, place_order
 from rulesdsl.frontends.dsl_examples import ExampleRules
 from rulesdsl.frontends.dsl_lexer import LazyContextualLexer
 from rulesdsl.frontends.dsl_moves import MoveRules
+from rulesdsl.frontends.dsl_table import QuickLALRParser
 from rulesdsl.frontends.dsl_tables import TableRules
 from rulesdsl.gc_pause import gc_paused
+from rulesdsl.ir.records import dataclass
 
 _TOKEN_WORDS = {
     "_NL": "end of line",
@@ -83,19 +85,19 @@ def lalr_parser(*starts: str) -> Lark:
         propagate_positions=True,
         maybe_placeholders=False,
         cache=True,
-        _plugins={"ContextualLexer": LazyContextualLexer},
+        _plugins={"ContextualLexer": LazyContextualLexer, "LALR_Parser": QuickLALRParser},
         **({"start": list(starts)} if starts else {}),
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class _Remark:
     """A ``remark "..."`` while the extras of an item are gathered."""
 
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class _Note:
     """A ``note [for MODE, ...] "..."`` while the extras of an item are gathered."""
 

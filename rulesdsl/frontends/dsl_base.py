@@ -9,7 +9,6 @@ import json
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any, cast
 
@@ -20,6 +19,7 @@ from lark.tree import Meta
 from rulesdsl import ir
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
+from rulesdsl.ir.records import dataclass
 
 
 def meta_pos(path: str, meta: Meta | Token | Built) -> s.Pos:
@@ -117,7 +117,7 @@ Callback = Callable[[Any], Any]
 each token of a type it has a callback for, as the token is shifted."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Plan:
     """How one grammar rule (one alternative) is reduced, read from Lark's rule once per
     parser: the builder method named after it (its alias, else its name), which children it

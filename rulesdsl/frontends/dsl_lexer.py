@@ -8,11 +8,14 @@ place of Lark's own through Lark's ``_plugins`` option).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping
 from copy import copy
 
 from lark.common import LexerConf
 from lark.lexer import AbstractBasicLexer, ContextualLexer
+
+from rulesdsl.frontends.dsl_patterns import PATTERNS
 
 
 class _StateLexers(dict[int, AbstractBasicLexer]):
@@ -44,7 +47,8 @@ class LazyContextualLexer(ContextualLexer):
     own). The grammar's 1,375 states have 260 distinct sets of terminals; making a lexer for
     each was ~5 ms of every process's parser load, and `rulesdsl check heavy_gear` meets 87.
     A state's lexer is the one Lark's own would make: the same terminals, sorted by
-    ``BasicLexer`` into the same order."""
+    ``BasicLexer`` into the same order. Their regular expressions are compiled through
+    :data:`~rulesdsl.frontends.dsl_patterns.PATTERNS`, which keeps them between runs."""
 
     def __init__(
         self,
@@ -56,6 +60,8 @@ class LazyContextualLexer(ContextualLexer):
         by_name = conf.terminals_by_name
         whole = copy(conf)
         whole.terminals = terminals
+        if conf.re_module is re:  # not with Lark's `regex` option
+            whole.re_module = PATTERNS  # type: ignore[assignment]
         extra = set(conf.ignore) | set(always_accept)
 
         def make(accepts: frozenset[str]) -> AbstractBasicLexer:

@@ -7,9 +7,9 @@ Part of :mod:`rulesdsl.ir`, which re-exports every name; read them from there. I
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from rulesdsl.ir.records import dataclass
 from rulesdsl.ir.values import Id
 
 ArithOp = Literal["+", "-", "*", "/"]
@@ -22,7 +22,7 @@ ArithFunction = Literal["abs", "min", "max", "half"]
 """The functions an expression may call: ``half(x)`` is ``x / 2``."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class ArithInput:
     """An input of the decision, as a number."""
 
@@ -30,7 +30,7 @@ class ArithInput:
     kind: Literal["input"] = "input"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class ArithNumber:
     """A number written in the expression, with its unit if it has one."""
 
@@ -39,7 +39,7 @@ class ArithNumber:
     kind: Literal["number"] = "number"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class ArithBinary:
     """``left op right``; ``rounding``: the result rounded to a whole number."""
 
@@ -50,7 +50,7 @@ class ArithBinary:
     kind: Literal["binary"] = "binary"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class ArithCall:
     """``abs(x)``, ``min(a, b, ...)``, ``max(a, b, ...)``, ``half(x)``; ``rounding``: the
     result rounded to a whole number."""
@@ -61,7 +61,7 @@ class ArithCall:
     kind: Literal["call"] = "call"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class ArithStep:
     """A step's answer for a value (issue 40, a rule that reads another rule's answer):
     ``climb_cost(levels)``; the step can never answer impassable. ``rounding``: the answer
@@ -73,7 +73,7 @@ class ArithStep:
     kind: Literal["step"] = "step"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class ArithDecision:
     """The number a decision declared above gives for these values (issue 40, a rule that
     reads another rule's answer): ``capped(kind, speed + 1, 2)``. ``args`` are given to its
@@ -89,7 +89,7 @@ class ArithDecision:
 Arith = ArithInput | ArithNumber | ArithBinary | ArithCall | ArithStep | ArithDecision
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class ArithOperand:
     """One side of a comparison that computes: ``abs(new_speed - speed)``; ``unit``: the
     unit of its result (None for a plain number)."""

@@ -30,7 +30,7 @@ import tempfile
 import threading
 from pathlib import Path
 from types import CodeType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 _MAGIC = importlib.util.MAGIC_NUMBER
 _LOCK = threading.Lock()
@@ -41,22 +41,27 @@ take what the cache saves)."""
 
 
 class _CodeCache:
-    """The compiled code of each text ``dataclasses`` executes, read once, written at exit."""
+    """The compiled code of each text ``dataclasses`` executes, read once, written at exit
+    (:mod:`rulesdsl.frontends.dsl_patterns` keeps what ``re`` compiles the lexers'
+    expressions to in another)."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, magic: bytes = _MAGIC) -> None:
         self.path = path
-        self.codes: dict[str, CodeType] | None = None
+        self.magic = magic
+        """What a file of this cache starts with: a file written by another interpreter is
+        ignored."""
+        self.codes: dict[Any, Any] | None = None
         self.missed = False
-        self.used: set[str] = set()
+        self.used: set[Any] = set()
 
-    def load(self) -> dict[str, CodeType]:
+    def load(self) -> dict[Any, Any]:
         if self.codes is None:
             self.codes = {}
             if self.path is not None:
                 try:
                     data = self.path.read_bytes()
-                    if data[: len(_MAGIC)] == _MAGIC:
-                        loaded = marshal.loads(data[len(_MAGIC) :])
+                    if data[: len(self.magic)] == self.magic:
+                        loaded = marshal.loads(data[len(self.magic) :])
                         if isinstance(loaded, dict):
                             self.codes = loaded
                 except (OSError, ValueError, EOFError, TypeError):
@@ -69,10 +74,14 @@ class _CodeCache:
         self.used.add(text)
         if not isinstance(code, CodeType):  # missing, or a damaged entry
             code = codes[text] = compile(text, "<string>", "exec")
-            if not self.missed:
-                self.missed = True
-                atexit.register(self.save)
+            self.note_missed()
         exec(code, globals_, locals_)  # the very text dataclasses would exec itself
+
+    def note_missed(self) -> None:
+        """An entry was added: the cache is written when the process exits."""
+        if not self.missed:
+            self.missed = True
+            atexit.register(self.save)
 
     def save(self) -> None:
         """Write the cache atomically; any failure leaves the old file (or none)."""
@@ -87,7 +96,7 @@ class _CodeCache:
             try:
                 os.chmod(tmp, _pyc_mode())  # mkstemp's 0600 would hide it from other users
                 with os.fdopen(fd, "wb") as out:
-                    out.write(_MAGIC + marshal.dumps(codes))
+                    out.write(self.magic + marshal.dumps(codes))
                 os.replace(tmp, self.path)
             except BaseException:
                 os.unlink(tmp)
@@ -104,18 +113,19 @@ def _pyc_mode() -> int:
         return 0o644
 
 
-def _cache_path() -> Path | None:
+def _cache_path(source: str = __file__, suffix: str = ".dataclass-code") -> Path | None:
+    """Where the cache of ``source`` is kept: beside its ``.pyc``, with ``suffix``."""
     try:
-        pyc = importlib.util.cache_from_source(__file__)
+        pyc = importlib.util.cache_from_source(source)
     except (NotImplementedError, ValueError):  # pragma: no cover - no bytecode cache at all
         return None
-    return Path(pyc).with_name(Path(pyc).stem + ".dataclass-code")
+    return Path(pyc).with_name(Path(pyc).stem + suffix)
 
 
 _CACHE = _CodeCache(_cache_path())
 
 
-def dataclass(cls: Any = None, /, **options: Any) -> Any:
+def _dataclass(cls: Any = None, /, **options: Any) -> Any:
     """``dataclasses.dataclass(cls, **options)``, with each method's code from the cache; with
     ``slots=True`` unless told otherwise (a chart of 200,000 rows has millions of IR and syntax
     nodes: without a ``__dict__`` each is 40 bytes smaller)."""
@@ -136,3 +146,9 @@ def dataclass(cls: Any = None, /, **options: Any) -> Any:
         return made
 
     return wrap if cls is None else wrap(cls)
+
+
+if TYPE_CHECKING:  # type checkers see dataclasses.dataclass itself
+    from dataclasses import dataclass as dataclass
+else:
+    dataclass = _dataclass

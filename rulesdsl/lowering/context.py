@@ -11,12 +11,13 @@ unit, a number or a cell value.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TypeVar, assert_never
 
 from rulesdsl import editions, ir, words
 from rulesdsl.diagnostics import Cap, Diagnostic, did_you_mean, error, warning
 from rulesdsl.frontends import syntax as s
+from rulesdsl.ir.records import dataclass
 from rulesdsl.lowering.symbols import SymbolTable
 from rulesdsl.positions import Positions
 from rulesdsl.units import DIMENSIONS, ROLES
@@ -33,7 +34,7 @@ ZERO = ir.Number(0)
 FLAGS = {"yes": True, "no": False}
 
 
-@dataclass
+@dataclass(slots=False)
 class Header:
     """The header lines read so far: the ruleset item, version, languages, units, stacking."""
 

@@ -9,12 +9,13 @@ judges what only the statement can tell (E280-E288, W280).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import assert_never, get_args
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import did_you_mean, warning
 from rulesdsl.frontends import syntax as s
+from rulesdsl.ir.records import dataclass
 from rulesdsl.lowering import sail as sail_lowering
 from rulesdsl.lowering.context import Context, role_dimension
 
@@ -191,7 +192,7 @@ def _grid(lw: Context, decl: s.FacingDecl, grids: list[ir.Grid]) -> ir.Grid | No
     return grid
 
 
-@dataclass
+@dataclass(slots=False)
 class _Clauses:
     """What the clauses of one facing rule say, read in order (``ok``: no error in them)."""
 

@@ -6,18 +6,19 @@ E284, E286, E287, E277, E278)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from rulesdsl import ir
 from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
+from rulesdsl.ir.records import dataclass
 from rulesdsl.lowering.context import Context, role_dimension
 
 ON_GRID_ONLY = ("backward", "sideslip")
 """Grid moves a free facing has no use for: it reverses (``reverse at half speed``)."""
 
 
-@dataclass
+@dataclass(slots=False)
 class _Said:
     """What the clauses of one free facing say (``ok``: no error in them)."""
 

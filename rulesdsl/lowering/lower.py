@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import assert_never
 
 from rulesdsl import editions, ir
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.declared import declared_kind
+from rulesdsl.ir.records import dataclass
 from rulesdsl.lowering import arcs as arcs_lowering
 from rulesdsl.lowering import effects as effects_lowering
 from rulesdsl.lowering import examples as example_lowering
@@ -43,7 +44,7 @@ from rulesdsl.units import DIMENSIONS, ROLES
 from rulesdsl.variants.lineage import Lineage
 
 
-@dataclass
+@dataclass(slots=False)
 class Lowered:
     """What lowering gives: the IR (None only when the file declares no ruleset), where each
     of its nodes was written, and what lowering found wrong (its IR is then best effort, for

@@ -8,7 +8,6 @@ the dice cannot make, coverage) is found by :mod:`rulesdsl.checks.results`.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypeVar, assert_never
@@ -438,6 +437,8 @@ def _near_feed(lw: Context, key: s.Name) -> None:
             "modifier; or rename the effect if it is only data",
         )
         return
+    import difflib  # only for this error: not part of every run's start-up (issue 44)
+
     near = difflib.get_close_matches(key.text, fed, n=1, cutoff=0.75)
     if near:
         lw.warn(

@@ -7,14 +7,14 @@ unknown ones by whoever looks a name up, with a did-you-mean hint drawn from the
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from rulesdsl.diagnostics import Cap, Diagnostic, Related, did_you_mean, error
 from rulesdsl.frontends import syntax as s
+from rulesdsl.ir.records import dataclass
 from rulesdsl.words import DeclKind, own_namespace
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Symbol:
     name: str
     kind: DeclKind

@@ -19,10 +19,10 @@ values; a movement cost that depends on a parameter nobody filled in is :class:`
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import assert_never
 
 from rulesdsl import editions, ir
+from rulesdsl.ir.records import dataclass
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics.keywords import group_choice as group_choice
 from rulesdsl.semantics.keywords import local_order as local_order
@@ -77,7 +77,7 @@ from rulesdsl.semantics.tables import trigger_shifts as trigger_shifts
 from rulesdsl.semantics.tables import whole as whole
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Unfilled:
     """A cost that needs the scenario parameter ``param``, which the ruleset leaves open."""
 

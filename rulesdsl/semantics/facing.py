@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal, assert_never
 
 from rulesdsl import editions, ir
+from rulesdsl.ir.records import dataclass
 from rulesdsl.semantics import (
     IMPASSABLE,
     PROHIBITED,
@@ -45,7 +46,7 @@ Move = Literal["forward", "turn"] | ir.FacingMove
 """What one action of a move with facing is: a step forward, a turn, or a manoeuvre."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Action:
     """One action as a route gives it: a step of ``move`` into a place (the features entered,
     and those of the edge crossed on the way), or a turn (``move`` ``turn``, no place)."""
@@ -58,7 +59,7 @@ class Action:
     heading kept, for the point of sail (``sail by``; None: the last turn's)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class FacingStep:
     move: Move
     entered: tuple[str, ...]
@@ -67,7 +68,7 @@ class FacingStep:
     straight: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class FacingAnswer(PathAnswer[FacingStep]):
     turn_mode: int
     rolls: tuple[Due, ...] = ()

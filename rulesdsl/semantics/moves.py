@@ -10,10 +10,11 @@ kind unchanged; :func:`kind_allowance` scales the unit's allowance.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import assert_never
 
 from rulesdsl import ir, words
+from rulesdsl.ir.records import dataclass
 from rulesdsl.semantics.effects import whole_map
 from rulesdsl.semantics.keywords import written_cost, written_key
 from rulesdsl.semantics.tables import covers_map
@@ -81,7 +82,7 @@ def kind_view(rs: ir.Ruleset, move: str) -> ir.Ruleset:
     return replace(rs, features=tuple(features))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Due:
     """A roll the map makes due: at ``step`` (1 for the first place entered), ``on`` (entering,
     crossing, ending, first_entering), the rule ``roll`` with its ``modifier`` and the

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Generic, TypeVar, assert_never
 
 from rulesdsl import ir
+from rulesdsl.ir.records import dataclass
 from rulesdsl.semantics import (
     IMPASSABLE,
     PROHIBITED,
@@ -149,7 +149,7 @@ def step_cost(
     return IMPASSABLE if impassable else place + edge_total
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class RouteStep:
     """One step of a route as the reference sees it: the features of the place entered, of
     the edge crossed, and the step's cost."""
@@ -162,7 +162,7 @@ class RouteStep:
 _Step = TypeVar("_Step")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class PathAnswer(Generic[_Step]):
     """The reference's answer for a path of steps (a route, a move with facing): its total,
     each step, and whether it is legal (``reason``: why not)."""
@@ -173,7 +173,7 @@ class PathAnswer(Generic[_Step]):
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class RouteAnswer(PathAnswer[RouteStep]):
     marks: tuple[str, ...] = ()
     """The ``crosses`` whole-move rules the route carries, by id (issue 40)."""

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from typing import assert_never
 
 from rulesdsl import ir, words
+from rulesdsl.ir.records import dataclass
 from rulesdsl.semantics import arith as semantics_arith
 from rulesdsl.semantics import dice
 
@@ -120,7 +120,7 @@ def divides(op: ir.ScaleOp | None) -> bool:
             assert_never(op)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Rules:
     """The rules a decision's arithmetic may call (issue 40): steps and decisions by name."""
 
@@ -459,7 +459,7 @@ def results_index(table: ir.ResultsTable, shifts: Iterable[int] = ()) -> dict[in
 BLOCKED = ir.Marker("blocked")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class SightLine:
     """What a line of places gives for a sight rule: the hindrance of the counted places,
     whether the line is blocked, and each place's own hindrance (0 for a place the rule does

@@ -4,12 +4,11 @@ other)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rulesdsl import ir
+from rulesdsl.ir.records import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Lineage:
     """The ruleset's own digest, its extends chain (nearest first) and its changes."""
 

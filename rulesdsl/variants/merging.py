@@ -4,19 +4,20 @@ shares: the statements, the diagnostics, the changelog, and the names declared s
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import fields, is_dataclass, replace
 from typing import Any, Literal, TypeVar, assert_never, get_args
 
 from rulesdsl import ir, words
 from rulesdsl.diagnostics import Diagnostic, did_you_mean, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.declared import declared_kind
+from rulesdsl.ir.records import dataclass
 
 COST = "cost"
 MODE_CONTEXT = "mode"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Gap:
     """Totals a removed dice row leaves uncovered, and the neighbours that could close it."""
 
@@ -74,7 +75,7 @@ MOVE_FIELDS: tuple[ir.MoveField, ...] = get_args(ir.MoveField)
 SIGHT_FIELDS: tuple[ir.SightField, ...] = get_args(ir.SightField)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Landing:
     """Where an override lands: statement ``index``, and how to rewrite that statement."""
 

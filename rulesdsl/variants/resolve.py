@@ -26,13 +26,14 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import fields, is_dataclass, replace
 from functools import cache
 from typing import Any, cast
 
 from rulesdsl import ir, spelling
 from rulesdsl.diagnostics import Diagnostic, Related, error
 from rulesdsl.frontends import syntax as s
+from rulesdsl.ir.records import dataclass
 from rulesdsl.variants.lineage import Lineage
 from rulesdsl.variants.merge import Merger, inherit
 from rulesdsl.variants.merging import Gap
@@ -110,7 +111,7 @@ def _as_list(node: Any) -> Any:
     return [type(node).__name__, *_meaning_values(node, names)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Resolved:
     statements: tuple[s.Statement, ...]
     lineage: Lineage
@@ -128,7 +129,7 @@ class Resolved:
     """Each override's address (``("woods", "cover")``) and where its path is written."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Base:
     """A base as the compiler found it: resolved, or None when it has errors (its own
     diagnostics say which)."""
@@ -138,7 +139,7 @@ class Base:
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=False)
 class Cycle:
     """The base is still being resolved: `extends` goes round. ``chain``: each file on the way
     round from the base to the variant, as (name for messages, its `extends` base position)."""
