@@ -30,6 +30,7 @@ from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import TableView
 from rulesdsl.printed.table_slices import transposed
 from tests import pdf_layout
+from tests.print_economy import HALF, LEAST_PT, MEDIAN_PT, column_group_ends
 from tests.test_sheets import pseudo_leaks
 
 SIZES = tuple(CARD_SIZES)
@@ -188,13 +189,60 @@ def test_crop_marks_stay_in_the_margin() -> None:
 # ---- what a player sees -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "name,lang,size", pdf_layout.matrix(SIZES, half=0, group=pdf_layout.written_deck_group)
-)
+DECKS = pdf_layout.matrix(SIZES, half=0, group=pdf_layout.written_deck_group)
+"""Every bundled deck in every language and card size, imposed on A4 (a sample without
+``--layout-matrix``): the layouts the tests below read."""
+
+
+@pytest.mark.parametrize("name,lang,size", DECKS)
 def test_no_text_leaves_its_card(name: str, lang: str, size: str) -> None:
     layout = pdf_layout.deck_layout(name, lang, size)
     assert layout.lost == ()
     assert layout.heading_only == ()
+
+
+@pytest.mark.parametrize("name,lang,size", DECKS)
+def test_every_card_front_in_every_size_keeps_to_the_type_floor(
+    name: str, lang: str, size: str
+) -> None:
+    """Issue 41 goal 3, read from the layout in every card size: the deck's median type
+    7 pt or more, no character of a front under 6 pt, and a front's body (its rules and
+    table cells) at 7 pt or more; its small print (band, table headers, footnotes, source
+    line, footer: :data:`tests.pdf_layout.SMALL_PRINT`) may be smaller."""
+    layout = pdf_layout.deck_layout(name, lang, size)
+    assert layout.type[0] >= MEDIAN_PT and layout.type[1] >= LEAST_PT
+    assert [f.number for f in layout.faces if f.type[1] < LEAST_PT] == []
+    assert [(f.number, f.body) for f in layout.faces if f.body < MEDIAN_PT] == []
+
+
+@pytest.mark.parametrize("name,lang,size", DECKS)
+def test_every_card_in_every_size_is_half_used_but_the_last_of_its_table(
+    name: str, lang: str, size: str
+) -> None:
+    """Issue 41 goal 1, read from the layout in every card size (the written poker decks:
+    tests/test_print_economy.py)."""
+    layout = pdf_layout.deck_layout(name, lang, size)
+    assert [f.number for f in layout.faces] == list(range(1, len(layout.faces) + 1))
+    deck = build_deck(pdf_layout.ruleset(name), lang, size)
+    # the model numbers the laid-out cards only where no refit added one
+    ends = column_group_ends(deck) if len(deck.cards) == len(layout.faces) else set()
+    under = [f.number for f in layout.faces if f.fill < HALF and not f.last]
+    assert [(n, layout.faces[n - 1].fill) for n in under if n not in ends] == []
+
+
+@pytest.mark.parametrize("name,lang,size", DECKS)
+def test_every_card_in_every_size_lies_on_the_cuts_its_trim_box_states(
+    name: str, lang: str, size: str
+) -> None:
+    """Issue 41 goal 4, read from the layout in every card size: each front laid out
+    exactly between two cuts each way, inside the TrimBox the PDF states (``trim()``)."""
+    xs, ys = imposition(CARD_SIZES[size], "a4").cuts()
+    left, top, right, bottom = imposition(CARD_SIZES[size], "a4").trim()
+    for face in pdf_layout.deck_layout(name, lang, size).faces:
+        x0, y0, x1, y1 = face.cut
+        assert left <= x0 < x1 <= right and top <= y0 < y1 <= bottom, face.number
+        for at, cuts in ((x0, xs), (x1, xs), (y0, ys), (y1, ys)):
+            assert min(abs(at - cut) for cut in cuts) < 0.01, (face.number, at, cuts)
 
 
 def _per_mode_cases() -> list[object]:

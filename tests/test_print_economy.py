@@ -17,6 +17,9 @@ from rulesdsl.printed.sheets import fit_to_paper, render_html
 from tests import pdf_layout
 from tests.pdf_glyphs import glyphs
 from tests.print_economy import (
+    HALF,
+    LEAST_PT,
+    MEDIAN_PT,
     card_fills,
     column_group_ends,
     deck_cards,
@@ -45,10 +48,6 @@ SHEET_PAGES = {"heavy_gear": 1, "battletech_tacops": 2}
 def test_a_written_deck_holds_no_more_cards_than_last_release(name: str, lang: str) -> None:
     pdf = (GENERATED / "cards" / f"{name}.{lang}.pdf").read_bytes()
     assert deck_cards(pdf, name) <= DECK_MOST[name, lang]
-
-
-HALF = 0.5
-"""The least share of its body a card's text reaches, but the last card of its block."""
 
 
 def test_the_lines_before_a_table_alone_on_a_card_join_the_small_blocks_before_them() -> None:
@@ -228,12 +227,6 @@ def test_the_index_asked_for_is_one_card(name: str) -> None:
     for lang in pdf_layout.ruleset(name).languages:
         deck = build_deck(pdf_layout.ruleset(name), lang, index=True, examples=True)
         assert [card.kind for card in deck.cards].count("index") == 1, lang
-
-
-LEAST_PT = 6.0
-MEDIAN_PT = 7.0
-"""Issue 41 goal 3: no text under 6 points on a card or a sheet, footers, source tags and note
-marks included, and half of it or more at 7 points, read from the written PDFs' glyphs."""
 
 
 def _written() -> list[tuple[str, str, str]]:
