@@ -150,13 +150,11 @@ def matrix(
 @dataclass(frozen=True)
 class Face:
     """A card's front as laid out, read as tests/print_economy.py reads the written PDF's
-    glyphs (issue 41: type, fill and boxes measured in every size and paper)."""
+    glyphs (issue 41: type, fill and boxes measured in every size)."""
 
     number: int
     part: tuple[int, int] | None
     """``(2, 3)`` on the second of three cards of a split block (its band's "2/3"), else None."""
-    type: tuple[float, float]
-    """The median and the least type size of its characters, in points."""
     body: float
     """The least type of its body: all but the small print (:data:`SMALL_PRINT`)."""
     fill: float
@@ -520,7 +518,6 @@ def _face(number: int, placed: list[Placed]) -> Face:
     return Face(
         number,
         (int(first), int(of)) if part else None,
-        type_sizes(placed),
         type_sizes(body_type)[1],
         round(min(1.0, (lowest - top) / (height - foot)), 3),
         (

@@ -206,12 +206,11 @@ def test_every_card_front_in_every_size_keeps_to_the_type_floor(
     name: str, lang: str, size: str
 ) -> None:
     """Issue 41 goal 3, read from the layout in every card size: the deck's median type
-    7 pt or more, no character of a front under 6 pt, and a front's body (its rules and
-    table cells) at 7 pt or more; its small print (band, table headers, footnotes, source
-    line, footer: :data:`tests.pdf_layout.SMALL_PRINT`) may be smaller."""
+    7 pt or more, no character under 6 pt, and each front's body (its rules, table cells
+    and titles) at 7 pt or more; its small print (band, table headers, footnotes, source
+    line, footer: :data:`tests.pdf_layout.SMALL_PRINT`) may be smaller (docs/sheets.md)."""
     layout = pdf_layout.deck_layout(name, lang, size)
     assert layout.type[0] >= MEDIAN_PT and layout.type[1] >= LEAST_PT
-    assert [f.number for f in layout.faces if f.type[1] < LEAST_PT] == []
     assert [(f.number, f.body) for f in layout.faces if f.body < MEDIAN_PT] == []
 
 
@@ -223,11 +222,12 @@ def test_every_card_in_every_size_is_half_used_but_the_last_of_its_table(
     tests/test_print_economy.py)."""
     layout = pdf_layout.deck_layout(name, lang, size)
     assert [f.number for f in layout.faces] == list(range(1, len(layout.faces) + 1))
-    deck = build_deck(pdf_layout.ruleset(name), lang, size)
-    # the model numbers the laid-out cards only where no refit added one
-    ends = column_group_ends(deck) if len(deck.cards) == len(layout.faces) else set()
     under = [f.number for f in layout.faces if f.fill < HALF and not f.last]
-    assert [(n, layout.faces[n - 1].fill) for n in under if n not in ends] == []
+    if under:  # the deck's model only then (BattleTech's, 0.6 s)
+        deck = build_deck(pdf_layout.ruleset(name), lang, size)
+        # the model numbers the laid-out cards only where no refit added one
+        ends = column_group_ends(deck) if len(deck.cards) == len(layout.faces) else set()
+        assert [(n, layout.faces[n - 1].fill) for n in under if n not in ends] == []
 
 
 @pytest.mark.parametrize("name,lang,size", DECKS)
