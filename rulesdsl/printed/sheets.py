@@ -212,7 +212,9 @@ def _box(page: Paper, lang: str = "") -> fit.Box:
     broken wherever the language's dictionary allows, as the printed sheet may hyphenate
     them (``hyphens: auto``)."""
     font = float(page.font.removesuffix("pt"))
-    box = fit.Box(font=font, line=page.line, pad_x=5.6, pad_y=1.2, label_min=9 * font, nowrap=NOWRAP)
+    box = fit.Box(
+        font=font, line=page.line, pad_x=5.6, pad_y=1.2, label_min=9 * font, nowrap=NOWRAP
+    )
     return replace(box, head_hyphens=True, body_hyphens=True, hyphen_lang=lang) if lang else box
 
 
