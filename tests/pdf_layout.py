@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import itertools
 import os
 import pickle
 import shutil
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -162,6 +163,10 @@ class Face:
     lines; across, on a card set across), 0 to 1."""
     cut: tuple[float, float, float, float]
     """Where the card is cut (left, top, right, bottom), in millimetres: its box as laid out."""
+    block: str = ""
+    """The block it prints (``section/block``, its ``data-key``)."""
+    head: str = ""
+    """The words of its tables' headers (:func:`_words`), their note marks aside."""
 
     @property
     def last(self) -> bool:
@@ -526,4 +531,22 @@ def _face(number: int, placed: list[Placed]) -> Face:
             round(left + card.border_width() / PX_PER_MM, 2),
             round(cut_top + card.border_height() / PX_PER_MM, 2),
         ),
+        frame.element.get("data-key") or "",
+        _words(t.text for t in placed if "thead" in t.tags and "sup" not in t.tags),
     )
+
+
+def _words(texts: Iterable[str]) -> str:
+    """``texts`` run together, without the spaces and hyphens where lines broke."""
+    return "".join("".join(texts).split()).replace("\u2010", "")
+
+
+def group_ends(faces: Sequence[Face]) -> set[int]:
+    """The cards that end a column group of a table split both ways, as
+    tests/print_economy.py's ``column_group_ends`` finds them in the deck's model: the next
+    card prints the same block's table under other headers."""
+    return {
+        f.number
+        for f, after in itertools.pairwise(faces)
+        if f.block == after.block and f.head and after.head and f.head != after.head
+    }
