@@ -234,8 +234,8 @@ def test_every_card_in_every_size_lies_on_the_cuts_its_trim_box_states(
 ) -> None:
     """Issue 41 goal 4, read from the layout in every card size: each front laid out
     exactly between two cuts each way, inside the TrimBox the PDF states (``trim()``)."""
-    xs, ys = imposition(CARD_SIZES[size], "a4").cuts()
-    left, top, right, bottom = imposition(CARD_SIZES[size], "a4").trim()
+    layout = imposition(CARD_SIZES[size], "a4")
+    (xs, ys), (left, top, right, bottom) = layout.cuts(), layout.trim()
     for face in pdf_layout.deck_layout(name, lang, size).faces:
         x0, y0, x1, y1 = face.cut
         assert left <= x0 < x1 <= right and top <= y0 < y1 <= bottom, face.number
