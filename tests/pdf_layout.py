@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import itertools
 import os
 import pickle
 import shutil
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -49,8 +50,10 @@ from rulesdsl.builder.manifest import compiler_digest
 from rulesdsl.compiler import Compiler
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.printed import pdf
+from rulesdsl.printed.card_room import LINE
+from rulesdsl.printed.card_room import MM as PT_PER_MM
 from rulesdsl.printed.cards import CARD_SIZES, Refit, build_deck, render_deck, render_deck_html
-from rulesdsl.printed.loss import Loss, check_layout, page_fills
+from rulesdsl.printed.loss import PX_PER_MM, Loss, check_layout, page_fills
 from rulesdsl.printed.pdf import Rendered, layout_losses
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheets import Narrow, render_html, render_sheet
@@ -146,6 +149,31 @@ def matrix(
 
 
 @dataclass(frozen=True)
+class Face:
+    """A card's front as laid out, read as tests/print_economy.py reads the written PDF's
+    glyphs (issue 41: type, fill and boxes measured in every size)."""
+
+    number: int
+    part: tuple[int, int] | None
+    """``(2, 3)`` on the second of three cards of a split block (its band's "2/3"), else None."""
+    body: float
+    """The least type of its body: all but the small print (:data:`SMALL_PRINT`)."""
+    fill: float
+    """How far its text reaches down its body (inside the safe zone, above the footer's two
+    lines; across, on a card set across), 0 to 1."""
+    cut: tuple[float, float, float, float]
+    """Where the card is cut (left, top, right, bottom), in millimetres: its box as laid out."""
+    block: str = ""
+    """The block it prints (``section/block``, its ``data-key``)."""
+    head: str = ""
+    """The words of its tables' headers (:func:`_words`), their note marks aside."""
+
+    @property
+    def last(self) -> bool:
+        return self.part is None or self.part[0] == self.part[1]
+
+
+@dataclass(frozen=True)
 class Layout:
     """What the tests read of one laid-out document."""
 
@@ -161,6 +189,10 @@ class Layout:
     seconds: float = 0.0
     """The CPU seconds those layouts took in WeasyPrint (``HTML.render``): what the suite
     cannot spend less on while it lays the document out (dev/layout_cost.py sums them)."""
+    type: tuple[float, float] = (0.0, 0.0)
+    """The median and the least type size of its characters, in points (:func:`type_sizes`)."""
+    faces: tuple[Face, ...] = ()
+    """Each card's front (decks)."""
 
 
 def _layout(html: str, cards: bool, refit: Refit | Narrow | None = None) -> Layout:
@@ -177,6 +209,8 @@ def _read(document: Any, losses: Sequence[Loss], cards: bool, layouts: list[floa
         fills=tuple(page_fills(document)),
         layouts=len(layouts),
         seconds=sum(layouts),
+        type=type_sizes([t for page in document.pages for t in texts(page)]),
+        faces=tuple(card_faces(document)) if cards else (),
     )
 
 
@@ -366,6 +400,11 @@ class Placed:
     """The nearest ancestor box of class ``card``, if any."""
     margin: bool
     """Inside a page-margin box (running footer, page number)."""
+    size: float = 0.0
+    """Its type size in points."""
+    frame: Any = None
+    """The box its card's text is laid out in: the card's, or on a card set across the
+    box that is turned (``.turn``)."""
 
 
 def _classes(box: Any) -> list[str]:
@@ -379,13 +418,19 @@ def texts(page: Any) -> Iterator[Placed]:
     """Every piece of text laid out on ``page``, with where it is and what holds it."""
 
     def walk(
-        box: Any, tags: tuple[str, ...], classes: frozenset[str], card: Any, margin: bool
+        box: Any,
+        tags: tuple[str, ...],
+        classes: frozenset[str],
+        card: Any,
+        margin: bool,
+        frame: Any = None,
     ) -> Iterator[Placed]:
         tag = getattr(box, "element_tag", None)
         here = (*tags, tag) if tag and (not tags or tags[-1] != tag) else tags
         own = _classes(box)
         if "card" in own:  # whatever box class holds it (a BlockBox, an AbsolutePlaceholder)
-            card = box
+            card = frame = box
+        frame = box if "turn" in own else frame
         classes = classes | frozenset(own)
         margin = margin or bool(getattr(box, "at_keyword", None))
         if isinstance(getattr(box, "text", None), str):
@@ -400,10 +445,12 @@ def texts(page: Any) -> Iterator[Placed]:
                     classes,
                     card,
                     margin,
+                    box.style["font_size"] * PT_PER_PX,
+                    frame,
                 )
             return
         for child in getattr(box, "children", ()) or ():
-            yield from walk(child, here, classes, card, margin)
+            yield from walk(child, here, classes, card, margin, frame)
 
     yield from walk(page._page_box, (), frozenset(), None, False)
 
@@ -433,3 +480,73 @@ def heading_only_cards(document: Any) -> list[str]:
                 key = t.card.element.get("id")
                 body[key] = body.get(key, 0) + ("body" in t.classes)
     return sorted(key for key, count in body.items() if not count)
+
+
+PT_PER_PX = 0.75
+"""WeasyPrint lays out in CSS pixels, 96 to the inch."""
+
+SMALL_PRINT = frozenset({"band", "notes", "after", "src", "foot"})
+"""Classes of a card front's small print (cards.css), set under its body type: the topic band,
+footnotes, the lines after a table, the source line and the footer; table headers
+(:data:`SMALL_TAGS`) too."""
+SMALL_TAGS = frozenset({"thead", "small", "sup"})
+
+
+def type_sizes(placed: Sequence[Placed]) -> tuple[float, float]:
+    """The median and least type size of the characters (spaces aside) of ``placed``, in
+    points, as tests/print_economy.py reads them from a PDF's glyphs."""
+    sizes = sorted(t.size for t in placed for char in t.text if not char.isspace())
+    return (round(sizes[len(sizes) // 2], 2), round(sizes[0], 2)) if sizes else (0.0, 0.0)
+
+
+def card_faces(document: Any) -> list[Face]:
+    """Every card front of a laid-out deck, in order."""
+    fronts: dict[str, list[Placed]] = {}
+    for page in document.pages:
+        for t in texts(page):
+            if t.card is not None and "front" in t.classes:
+                fronts.setdefault(t.card.element.get("id"), []).append(t)
+    return [_face(int(key.split("-")[1]), placed) for key, placed in fronts.items()]
+
+
+def _face(number: int, placed: list[Placed]) -> Face:
+    card, frame = placed[0].card, placed[0].frame
+    part = next((t.text for t in placed if "part" in t.classes), "")
+    body = [t for t in placed if "foot" not in t.classes]
+    # as tests/print_economy.py: the footer's two lines at its type, and 2 points
+    foot = (2 * max(t.size for t in placed if "foot" in t.classes) * LINE + 2) / PT_PER_MM
+    top, height = frame.content_box_y() / PX_PER_MM, frame.height / PX_PER_MM
+    lowest = max(t.y + t.height for t in body) / PX_PER_MM
+    body_type = [t for t in placed if not SMALL_PRINT & t.classes | SMALL_TAGS & set(t.tags)]
+    first, _, of = part.partition("/")
+    left, cut_top = card.border_box_x() / PX_PER_MM, card.border_box_y() / PX_PER_MM
+    return Face(
+        number,
+        (int(first), int(of)) if part else None,
+        type_sizes(body_type)[1],
+        round(min(1.0, (lowest - top) / (height - foot)), 3),
+        (
+            round(left, 2),
+            round(cut_top, 2),
+            round(left + card.border_width() / PX_PER_MM, 2),
+            round(cut_top + card.border_height() / PX_PER_MM, 2),
+        ),
+        frame.element.get("data-key") or "",
+        _words(t.text for t in placed if "thead" in t.tags and "sup" not in t.tags),
+    )
+
+
+def _words(texts: Iterable[str]) -> str:
+    """``texts`` run together, without the spaces and hyphens where lines broke."""
+    return "".join("".join(texts).split()).replace("\u2010", "")
+
+
+def group_ends(faces: Sequence[Face]) -> set[int]:
+    """The cards that end a column group of a table split both ways, as
+    tests/print_economy.py's ``column_group_ends`` finds them in the deck's model: the next
+    card prints the same block's table under other headers."""
+    return {
+        f.number
+        for f, after in itertools.pairwise(faces)
+        if f.block == after.block and f.head and after.head and f.head != after.head
+    }

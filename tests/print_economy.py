@@ -16,6 +16,15 @@ from rulesdsl.printed.sheet_model import build_sheet
 from tests import pdf_layout
 from tests.pdf_glyphs import PT_PER_MM, Glyph, glyphs
 
+HALF = 0.5
+"""The least share of its body a card's text reaches, but the last card of its block."""
+
+LEAST_PT = 6.0
+MEDIAN_PT = 7.0
+"""Issue 41 goal 3: no text under 6 points on a card or a sheet, footers, source tags and note
+marks included, and half of it or more at 7 points, read from the written PDFs' glyphs (and,
+in every size and paper, from the layout: tests/pdf_layout.py)."""
+
 
 @dataclass(frozen=True)
 class Filled:

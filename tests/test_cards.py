@@ -30,6 +30,7 @@ from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import TableView
 from rulesdsl.printed.table_slices import transposed
 from tests import pdf_layout
+from tests.print_economy import HALF, LEAST_PT, MEDIAN_PT
 from tests.test_sheets import pseudo_leaks
 
 SIZES = tuple(CARD_SIZES)
@@ -188,13 +189,58 @@ def test_crop_marks_stay_in_the_margin() -> None:
 # ---- what a player sees -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "name,lang,size", pdf_layout.matrix(SIZES, half=0, group=pdf_layout.written_deck_group)
-)
+DECKS = pdf_layout.matrix(SIZES, half=0, group=pdf_layout.written_deck_group)
+"""Every bundled deck in every language and card size, imposed on A4 (a sample without
+``--layout-matrix``): the layouts the tests below read."""
+
+
+@pytest.mark.parametrize("name,lang,size", DECKS)
 def test_no_text_leaves_its_card(name: str, lang: str, size: str) -> None:
     layout = pdf_layout.deck_layout(name, lang, size)
     assert layout.lost == ()
     assert layout.heading_only == ()
+
+
+@pytest.mark.parametrize("name,lang,size", DECKS)
+def test_every_card_front_in_every_size_keeps_to_the_type_floor(
+    name: str, lang: str, size: str
+) -> None:
+    """Issue 41 goal 3, read from the layout in every card size: the deck's median type
+    7 pt or more, no character under 6 pt, and each front's body (its rules, table cells
+    and titles) at 7 pt or more; its small print (band, table headers, footnotes, source
+    line, footer: :data:`tests.pdf_layout.SMALL_PRINT`) may be smaller (docs/sheets.md)."""
+    layout = pdf_layout.deck_layout(name, lang, size)
+    assert layout.type[0] >= MEDIAN_PT and layout.type[1] >= LEAST_PT
+    assert [(f.number, f.body) for f in layout.faces if f.body < MEDIAN_PT] == []
+
+
+@pytest.mark.parametrize("name,lang,size", DECKS)
+def test_every_card_in_every_size_is_half_used_but_the_last_of_its_table(
+    name: str, lang: str, size: str
+) -> None:
+    """Issue 41 goal 1, read from the layout in every card size (the written poker decks:
+    tests/test_print_economy.py); the last card of a column group counts as the last of its
+    table (docs/sheets.md, Fill)."""
+    faces = pdf_layout.deck_layout(name, lang, size).faces
+    assert [f.number for f in faces] == list(range(1, len(faces) + 1))
+    ends = pdf_layout.group_ends(faces)
+    under = [f for f in faces if f.fill < HALF and not f.last and f.number not in ends]
+    assert [(f.number, f.fill) for f in under] == []
+
+
+@pytest.mark.parametrize("name,lang,size", DECKS)
+def test_every_card_in_every_size_lies_on_the_cuts_its_trim_box_states(
+    name: str, lang: str, size: str
+) -> None:
+    """Issue 41 goal 4, read from the layout in every card size: each front laid out
+    exactly between two cuts each way, inside the TrimBox the PDF states (``trim()``)."""
+    layout = imposition(CARD_SIZES[size], "a4")
+    (xs, ys), (left, top, right, bottom) = layout.cuts(), layout.trim()
+    for face in pdf_layout.deck_layout(name, lang, size).faces:
+        x0, y0, x1, y1 = face.cut
+        assert left <= x0 < x1 <= right and top <= y0 < y1 <= bottom, face.number
+        for at, cuts in ((x0, xs), (x1, xs), (y0, ys), (y1, ys)):
+            assert min(abs(at - cut) for cut in cuts) < 0.01, (face.number, at, cuts)
 
 
 def _per_mode_cases() -> list[object]:

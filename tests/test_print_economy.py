@@ -17,6 +17,9 @@ from rulesdsl.printed.sheets import fit_to_paper, render_html
 from tests import pdf_layout
 from tests.pdf_glyphs import glyphs
 from tests.print_economy import (
+    HALF,
+    LEAST_PT,
+    MEDIAN_PT,
     card_fills,
     column_group_ends,
     deck_cards,
@@ -40,25 +43,11 @@ SHEET_PAGES = {"heavy_gear": 1, "battletech_tacops": 2}
 """The most pages a sheet's rules take, the worked examples on pages of their own after them
 (docs/sheets.md, Page layout): Heavy Gear's one and BattleTech's two, as the issue asks."""
 
-OVER_BUDGET = {("battletech_tacops", "ru", "letter"): 3}
-"""Sheets whose rules still take more pages than :data:`SHEET_PAGES` on a paper, and how many:
-Russian BattleTech's rules end 43 mm down a third Letter page, in its left column (the Letter
-page is 18 mm shorter than A4's; on A4 they end 284 mm down the second page; docs/sheets.md,
-Page budget)."""
-
-
-def _budget(name: str, lang: str, paper: str) -> int:
-    return OVER_BUDGET.get((name, lang, paper), SHEET_PAGES[name])
-
 
 @pytest.mark.parametrize(("name", "lang"), sorted(DECK_MOST))
 def test_a_written_deck_holds_no_more_cards_than_last_release(name: str, lang: str) -> None:
     pdf = (GENERATED / "cards" / f"{name}.{lang}.pdf").read_bytes()
     assert deck_cards(pdf, name) <= DECK_MOST[name, lang]
-
-
-HALF = 0.5
-"""The least share of its body a card's text reaches, but the last card of its block."""
 
 
 def test_the_lines_before_a_table_alone_on_a_card_join_the_small_blocks_before_them() -> None:
@@ -199,7 +188,7 @@ def test_a_written_sheets_rules_keep_to_its_page_budget_on_a4(name: str, lang: s
     pdf = (GENERATED / "sheets" / f"{name}.{lang}.pdf").read_bytes()
     examples = examples_title(name, lang)
     assert examples in "".join(texts(pdf))  # the worked examples are still printed
-    assert rules_pages(pdf, examples) <= _budget(name, lang, "a4")
+    assert rules_pages(pdf, examples) <= SHEET_PAGES[name]
 
 
 @pytest.mark.parametrize(
@@ -207,7 +196,7 @@ def test_a_written_sheets_rules_keep_to_its_page_budget_on_a4(name: str, lang: s
 )
 def test_a_sheets_rules_keep_to_its_page_budget_on_letter(name: str, lang: str) -> None:
     pdf = pdf_layout.written_sheet(name, lang, "letter").pdf  # render_sheet(...)
-    assert rules_pages(pdf, examples_title(name, lang)) <= _budget(name, lang, "letter")
+    assert rules_pages(pdf, examples_title(name, lang)) <= SHEET_PAGES[name]
 
 
 @pytest.mark.parametrize(("name", "lang"), pdf_layout.cases())
@@ -238,12 +227,6 @@ def test_the_index_asked_for_is_one_card(name: str) -> None:
     for lang in pdf_layout.ruleset(name).languages:
         deck = build_deck(pdf_layout.ruleset(name), lang, index=True, examples=True)
         assert [card.kind for card in deck.cards].count("index") == 1, lang
-
-
-LEAST_PT = 6.0
-MEDIAN_PT = 7.0
-"""Issue 41 goal 3: no text under 6 points on a card or a sheet, footers, source tags and note
-marks included, and half of it or more at 7 points, read from the written PDFs' glyphs."""
 
 
 def _written() -> list[tuple[str, str, str]]:

@@ -711,13 +711,28 @@ def test_the_loss_check_sees_a_table_cut_at_the_page_edge() -> None:
     assert pdf_layout.heading_only_pages(only.render()) == [1]
 
 
-@pytest.mark.parametrize(
-    "name,lang,paper", pdf_layout.matrix(PAPER_NAMES, half=1, group=pdf_layout.sheet_group)
-)
+SHEETS = pdf_layout.matrix(PAPER_NAMES, half=1, group=pdf_layout.sheet_group)
+"""Every bundled sheet in every language and on every paper (a sample without
+``--layout-matrix``): the layouts the tests below read."""
+
+
+@pytest.mark.parametrize("name,lang,paper", SHEETS)
 def test_no_text_is_lost_to_the_page(name: str, lang: str, paper: str) -> None:
     layout = pdf_layout.sheet_layout(name, lang, paper)
     assert layout.lost == ()
     assert layout.heading_only == ()
+
+
+@pytest.mark.parametrize("name,lang,paper", SHEETS)
+def test_every_sheet_on_every_paper_keeps_to_the_type_floor(
+    name: str, lang: str, paper: str
+) -> None:
+    """Issue 41 goal 3, read from the layout on every paper (the written A4 sheets' glyphs:
+    tests/test_print_economy.py): median 7 pt or more, nothing under 6 pt, the running
+    footer included (a chart's labels are drawn, not laid out: see Scales)."""
+    layout = pdf_layout.sheet_layout(name, lang, paper)
+    assert layout.type[0] >= print_economy.MEDIAN_PT
+    assert layout.type[1] >= print_economy.LEAST_PT
 
 
 @pytest.mark.parametrize("name,lang", [c for c in pdf_layout.cases() if c[1] != "en"])

@@ -80,6 +80,10 @@ class Paper:
     columns: bool = True
     """Whether the topics whose blocks fit half the width flow in two columns (sheet.css
     ``.columns``), the others taking the page's width."""
+    line: float = 1.08
+    """The line height, in ems of the type: on Letter, 18 mm shorter than A4, 1.02 keeps
+    BattleTech's Russian rules on two pages (at 1.08 they ran 43 mm onto a third; 1.03, 11 mm;
+    docs/sheets.md, Page budget)."""
 
     @property
     def margins_mm(self) -> str:
@@ -101,7 +105,7 @@ SAFE_ZONE = 3.0
 
 PAPERS: dict[str, Paper] = {
     "a4": Paper("a4", "A4", "6mm 7mm 9mm 7mm", "7.1pt", 24, 196.0),
-    "letter": Paper("letter", "letter", "6mm 7mm 9mm 7mm", "7.1pt", 56, 201.9),
+    "letter": Paper("letter", "letter", "6mm 7mm 9mm 7mm", "7.1pt", 56, 201.9, line=1.02),
     "a5": Paper("a5", "A5", "7mm 7mm 9mm 7mm", "7.1pt", 30, 134.0, columns=False),
 }
 """Paper sizes for ``--paper``. Cards have their own backend (:mod:`rulesdsl.printed.cards`,
@@ -208,7 +212,9 @@ def _box(page: Paper, lang: str = "") -> fit.Box:
     broken wherever the language's dictionary allows, as the printed sheet may hyphenate
     them (``hyphens: auto``)."""
     font = float(page.font.removesuffix("pt"))
-    box = fit.Box(font=font, line=1.08, pad_x=5.6, pad_y=1.2, label_min=9 * font, nowrap=NOWRAP)
+    box = fit.Box(
+        font=font, line=page.line, pad_x=5.6, pad_y=1.2, label_min=9 * font, nowrap=NOWRAP
+    )
     return replace(box, head_hyphens=True, body_hyphens=True, hyphen_lang=lang) if lang else box
 
 
