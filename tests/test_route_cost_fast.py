@@ -6,6 +6,7 @@ by a ``neighbours`` function."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import warnings
 from types import ModuleType
@@ -138,7 +139,7 @@ def test_a_legal_grid_route_is_made_at_once_and_its_answer_is_the_loops(
     made = m._grid_steps(grid, "foot", tuple(route), [places[p] for p in route], {}, {})
     assert made is not None
     steps, total, kept = made
-    assert kept == list(zip(route, route[1:]))  # a legal route, without a word: kept on the board
+    assert kept == list(itertools.pairwise(route))  # legal, without a word: kept on the board
     general = m.Board(places, edges, neighbours=lambda p: [(p[0] + 1, 0), (p[0] - 1, 0)])
     answer = m.route_cost(general, "foot", route)
     assert tuple(steps) == answer.steps and total == answer.total == 0.5 + 2 + 1 + 3 + 1
