@@ -7,6 +7,7 @@ by a ``neighbours`` function."""
 from __future__ import annotations
 
 import itertools
+import operator
 import random
 import warnings
 from types import ModuleType
@@ -184,3 +185,23 @@ def test_a_route_asked_again_on_its_board_reads_its_steps_back(
         m.route_cost(m.Board(places, edges, grid="hexes"), "foot", route)  # a new board
     with pytest.raises(AssertionError, match="priced again"):
         m.route_cost(grid, "foot", [*route, (5, 0), (4, 0)])  # the ford, not at the end
+
+
+def test_a_route_read_back_with_the_caller_s_very_places_reuses_the_steps_kept(
+    module: ModuleType,
+) -> None:
+    """Issue 44: read back with the very place objects it was first asked with, a route's
+    steps are the RouteSteps kept on the board, not made again; asked with other objects for
+    the same places, they are made again with the caller's."""
+    m = module
+    places = {(q, 0): ("clear",) for q in range(6)}
+    places[2, 0] = ("woods",)
+    edges = {((0, 0), (1, 0)): ("road",), ((3, 0), (4, 0)): ("river",)}
+    grid = m.Board(places, edges, grid="hexes")
+    route = [(q, 0) for q in range(6)]
+    first = m.route_cost(grid, "foot", route)
+    again = m.route_cost(grid, "foot", list(route))
+    assert again == first and all(map(operator.is_, again.steps, first.steps))
+    other = m.route_cost(grid, "foot", [(q, 0) for q in range(6)])  # equal places, new objects
+    assert other == first and not any(map(operator.is_, other.steps, first.steps))
+    assert [s.start for s in other.steps] == route[:-1]
