@@ -2682,12 +2682,12 @@ def _routed_again(
         kept = _list(_map(routed.__getitem__, _zip(places, ends)))
     except (_KeyError, _TypeError):  # a step not kept, or a place that is not hashable
         return None
-    made, at, starts, stops, prices = _zip(*kept)
+    made, at, kept_starts, kept_ends, prices = _zip(*kept)
     steps: Iterable[RouteStep] = made
-    if not (_all(_map(_is, stops, ends)) and _all(_map(_is, starts, places))):
+    if not (_all(_map(_is, kept_ends, ends)) and _all(_map(_is, kept_starts, places))):
         _, _, features, edges, _ = _zip(*made)  # the same places as other objects:
-        again = _zip(places, ends, features, edges, prices)  # the answer holds the caller's
-        steps = _map(_tuple.__new__, [RouteStep] * _len(prices), again)
+        remade = _zip(places, ends, features, edges, prices)  # the answer holds the caller's
+        steps = _map(_tuple.__new__, [RouteStep] * _len(prices), remade)
     total = 0.0
     for cost in prices:  # added one by one, in order, as route_cost does
         total += cost
