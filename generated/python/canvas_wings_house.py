@@ -2325,11 +2325,11 @@ def route_cost(
     found: list[Any] = []
     everywhere = again is not None  # read back: every place is one of the board's
     if not everywhere:
-        try:  # each place's features (None: not a place of the board), for _grid_steps
-            found = _list(_map(on_board.get, places))
-            everywhere = None not in found
-        except _TypeError:  # a place that is not hashable
-            everywhere = False
+        try:  # each place's features, for _grid_steps
+            found = _list(_map(on_board.__getitem__, places))
+            everywhere = True
+        except (_KeyError, _TypeError):  # not a place of the board, or not hashable
+            found = []
     if not everywhere:
         for place in places:
             _on_board("route_cost", "route", board, place)
