@@ -4011,7 +4011,7 @@ def route_cost(
             found = _list(_map(on_board.__getitem__, places))
             everywhere = True
         except (_KeyError, _TypeError):  # not a place of the board, or not hashable
-            found = []
+            everywhere = False
     if not everywhere:
         for place in places:
             _on_board("route_cost", "route", board, place)
