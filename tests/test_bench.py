@@ -27,7 +27,12 @@ ROWS: dict[str, tuple[str, ...]] = {
     "bench_limits.py": ("comments",),
     "bench_lsp.py": ("one edit -> diagnostics", "three edits 30 ms apart"),
     "bench_parse.py": ("parse", "lark alone"),
-    "bench_paths.py": ("Board(...)", "route_cost of that route", "route_cost, rules with rolls"),
+    "bench_paths.py": (
+        "Board(...)",
+        "route_cost of that route",
+        "route_cost, rules with rolls",
+        "not asked before",
+    ),
     "bench_queries.py": ("modifier", "lookup"),
     "bench_readers.py": ("csv", "xlsx", "ods"),
     "bench_source_readers.py": ("terrain", "yaml", "po"),

@@ -6,6 +6,8 @@ by a ``neighbours`` function."""
 
 from __future__ import annotations
 
+import itertools
+import operator
 import random
 import warnings
 from types import ModuleType
@@ -137,7 +139,8 @@ def test_a_legal_grid_route_is_made_at_once_and_its_answer_is_the_loops(
     route = [(q, 0) for q in range(6)]
     made = m._grid_steps(grid, "foot", tuple(route), [places[p] for p in route], {}, {})
     assert made is not None
-    steps, total = made
+    steps, total, _ = made
+    assert list(grid._routed["foot"]) == list(itertools.pairwise(route))  # kept on the board
     general = m.Board(places, edges, neighbours=lambda p: [(p[0] + 1, 0), (p[0] - 1, 0)])
     answer = m.route_cost(general, "foot", route)
     assert tuple(steps) == answer.steps and total == answer.total == 0.5 + 2 + 1 + 3 + 1
@@ -182,3 +185,23 @@ def test_a_route_asked_again_on_its_board_reads_its_steps_back(
         m.route_cost(m.Board(places, edges, grid="hexes"), "foot", route)  # a new board
     with pytest.raises(AssertionError, match="priced again"):
         m.route_cost(grid, "foot", [*route, (5, 0), (4, 0)])  # the ford, not at the end
+
+
+def test_a_route_read_back_with_the_caller_s_very_places_reuses_the_steps_kept(
+    module: ModuleType,
+) -> None:
+    """Issue 44: read back with the very place objects it was first asked with, a route's
+    steps are the RouteSteps kept on the board, not made again; asked with other objects for
+    the same places, they are made again with the caller's."""
+    m = module
+    places = {(q, 0): ("clear",) for q in range(6)}
+    places[2, 0] = ("woods",)
+    edges = {((0, 0), (1, 0)): ("road",), ((3, 0), (4, 0)): ("river",)}
+    grid = m.Board(places, edges, grid="hexes")
+    route = [(q, 0) for q in range(6)]
+    first = m.route_cost(grid, "foot", route)
+    again = m.route_cost(grid, "foot", list(route))
+    assert again == first and all(map(operator.is_, again.steps, first.steps))
+    other = m.route_cost(grid, "foot", [(q, 0) for q in range(6)])  # equal places, new objects
+    assert other == first and not any(map(operator.is_, other.steps, first.steps))
+    assert [s.start for s in other.steps] == route[:-1]

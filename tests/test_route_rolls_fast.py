@@ -18,6 +18,9 @@ from tests.conftest import compile_snippet, import_rendered
 from tests.test_moves import SKIRMISH
 
 GROUNDS = [("clear",), ("woods",), ("water",), ("bog_land",), ("woods", "rain"), ("clear", "rain")]
+PRICED_ALONE = [g for g in GROUNDS if g != ("bog_land",)]
+"""The grounds whose price needs no allowance (bog_land costs a share of it), so that a route
+asked with none is kept on its board and read back when asked again."""
 
 
 @pytest.fixture
@@ -28,8 +31,8 @@ def demo(tmp_path: Path) -> tuple[ModuleType, Any]:
     return import_rendered(compiled.ruleset, tmp_path, "route_rolls_module"), compiled.ruleset
 
 
-def _board(m: ModuleType, rng: random.Random) -> Any:
-    places = {(x, y): rng.choice(GROUNDS) for x in range(4) for y in range(4)}
+def _board(m: ModuleType, rng: random.Random, grounds: list[tuple[str, ...]] = GROUNDS) -> Any:
+    places = {(x, y): rng.choice(grounds) for x in range(4) for y in range(4)}
     edges: dict[Any, tuple[str, ...]] = {}
     for x, y in places:
         for there in ((x + 1, y), (x, y + 1)):
@@ -92,3 +95,33 @@ def test_a_place_s_rolls_are_worked_out_once_per_unit_type_and_kind_of_move(
     assert again.rolls == first.rolls and asked == []
     m.route_cost(board, "ogre", route)
     assert {move for _, _, move in asked} == {"None"}  # another kind of move: its own
+
+
+def test_rolls_read_back_with_a_route_are_the_reference_s_whatever_was_entered(
+    demo: tuple[ModuleType, Any],
+) -> None:
+    """Issue 44: a route asked again on its board (no allowance, no kind of move) is read back
+    with the rolls that may be due at each step kept beside its steps; its rolls are still the
+    reference's for what ``entered`` says this time, and its answer is a new board's, with the
+    caller's places (the same places as floats: other objects)."""
+    m, rs = demo
+    rng = random.Random(45)
+    read_back = 0
+    for _ in range(60):
+        board = _board(m, rng, PRICED_ALONE)
+        route = _walk(rng, rng.randrange(1, 12))
+        mode = rng.choice(["ogre", "trooper", "harpy"])
+        m.route_cost(board, mode, route)
+        for asked in (route, [(float(x), y) for x, y in route]):
+            entered = rng.sample(sorted(board.places), rng.randrange(3))
+            read_back += m._routed_again(board, mode, tuple(asked)) is not None
+            answer = m.route_cost(board, mode, asked, entered=entered)
+            new = m.Board(board.places, board.edges, grid="square")
+            assert repr(answer) == repr(m.route_cost(new, mode, asked, entered=entered))
+            steps = [(s.features, s.edge) for s in answer.steps]
+            reference = semantics_moves.route_rolls(rs, mode, steps, places=route, entered=entered)
+            got = [(d.step, d.place, d.on, d.roll, d.modifier, d.features) for d in answer.rolls]
+            assert got == [
+                (d.step, asked[d.step], d.on, d.roll, d.modifier, d.features) for d in reference
+            ], (mode, route, entered)
+    assert read_back > 100  # the read-back path is the one tested

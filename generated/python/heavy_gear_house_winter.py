@@ -31,14 +31,14 @@ from __future__ import annotations
 
 import math
 from builtins import isinstance as _isinstance  # an alias mypy still narrows types with
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from heapq import heappop as _heappop
 from heapq import heappush as _heappush
 from itertools import chain as _chain
 from itertools import compress as _compress
 from numbers import Real as _Real
-from operator import add as _add
+from operator import is_ as _is
 from operator import itemgetter as _itemgetter
 from operator import sub as _sub
 from types import MappingProxyType
@@ -1851,29 +1851,23 @@ def _entered_arg(function: str, board: Any, entered: object) -> frozenset[Any]:
     return found if found is not None else _frozenset()
 
 
-_ROLLS_AT: Final[dict[tuple[str, str | None], tuple[dict[Any, Any], dict[Any, Any]]]] = {}
-"""_route_rolls' rolls per (unit type, kind of move), worked out once: by a place's features,
-those due in it (on entering, first entering, ending, any step), by an edge's features (with
-the place's, when there are whole-map features), those due on crossing it; each in order, as
-(0: due at every step, 1: on first entering only, 2: at the last step only; the fields of its
-RollDue after step and place)."""
+_ROLLS_AT: Final[dict[tuple[str, str | None], dict[Any, tuple[Any, ...]]]] = {}
+"""_route_rolls' rolls per (unit type, kind of move), worked out once: by a step's (place
+features, edge features), those that may be due at it (on crossing the edge, with the
+place's whole-map features; on entering, first entering, ending the move in the place, any
+step), in that order, each as (0: due at every step, 1: on first entering only, 2: at the
+last step only; the fields of its RollDue after step and place)."""
 
 
 def _rolls_at(
-    mode: str, move: str | None, key: Any, on_edge: bool
+    mode: str, move: str | None, place: tuple[str, ...], edge: tuple[str, ...]
 ) -> tuple[tuple[int, tuple[Any, ...]], ...]:
-    """One entry of _ROLLS_AT: the rolls due for ``key`` (a place's features; with
-    ``on_edge``, an edge's features, or (those, the place's) when there are whole-map
-    features)."""
-    if on_edge:
-        edge, place = key if _WHOLE_MAP else (key, ())
-        names = (*edge, *(f for f in place if f in _WHOLE_MAP))
-    else:
-        names = key
+    """One entry of _ROLLS_AT: the rolls that may be due at a step into a place with
+    ``place`` features across an edge with ``edge`` features."""
+    crossed = (*edge, *(f for f in place if f in _WHOLE_MAP))
     found: list[tuple[int, tuple[Any, ...]]] = []
     for on in _ROLL_ORDER:
-        if (on == "crossing") != on_edge:
-            continue
+        names = crossed if on == "crossing" else place
         for rule in ROLLS.values():
             if rule.on != on:
                 continue
@@ -1884,25 +1878,6 @@ def _rolls_at(
     return _tuple(found)
 
 
-def _kept_rolls(
-    mode: str, move: str | None, kept: dict[Any, Any], keys: list[Any], on_edge: bool
-) -> list[Any]:
-    """The entries of _ROLLS_AT for ``keys`` (the features of each step's place, or of its
-    edge), those not kept yet worked out (kept while there are fewer than _MOVE_COSTS_KEPT)."""
-    try:
-        return _list(_map(kept.__getitem__, keys))
-    except _KeyError:  # a place or an edge not met before, by this unit and move
-        found = []
-        for key in keys:
-            due = kept.get(key)
-            if due is None:
-                due = _rolls_at(mode, move, key, on_edge)
-                if _len(kept) < _MOVE_COSTS_KEPT:
-                    kept[key] = due
-            found.append(due)
-        return found
-
-
 def _route_rolls(
     mode: str,
     move: str | None,
@@ -1911,34 +1886,58 @@ def _route_rolls(
     entered: frozenset[Any] = _frozenset(),
 ) -> tuple[RollDue, ...]:
     """The rolls due along a route (``places``, the start first; ``steps``: (start, end,
-    features, edge, ...) each), in order: at each step those on crossing the edge, on
-    entering the place, on first entering it (not entered before in the route or, by
-    ``entered``, earlier in the game; the start counts as entered), and at the last step
-    those on ending there. Each place's and edge's rolls are read from _ROLLS_AT in C-level
-    passes over the route, so a step where none is due costs no Python work."""
+    features, edge, ...) each), in order: see _step_rolls and _rolls_due."""
     if not ROLLS:
         return ()
+    return _rolls_due(places, _step_rolls(mode, move, steps), entered)
+
+
+def _step_rolls(
+    mode: str, move: str | None, steps: list[Any], keys: list[Any] | None = None
+) -> list[Any]:
+    """Per step of a route ((start, end, features, edge, ...) each; ``keys``, when known: the
+    (features, edge) of each), the rolls that may be due at it, read from _ROLLS_AT in a
+    C-level pass over the route (those not kept yet worked out, and kept while there are
+    fewer than _MOVE_COSTS_KEPT), so that a step where none may be due costs no Python work."""
+    if not ROLLS:
+        return [()] * _len(steps)
     kept = _ROLLS_AT.get((mode, move))
     if kept is None:
-        kept = _ROLLS_AT[mode, move] = ({}, {})
-    features = _list(_map(_itemgetter(2), steps))
-    edges: list[Any] = _list(_map(_itemgetter(3), steps))
-    if _WHOLE_MAP:  # a whole-map feature of the place counts on crossing into it
-        edges = _list(_zip(edges, features))
-    at_places = _kept_rolls(mode, move, kept[0], features, False)
-    at_edges = _kept_rolls(mode, move, kept[1], edges, True)
-    last = _len(steps)
-    numbers = _range(1, last + 1)
-    due_at = {*_compress(numbers, at_edges), *_compress(numbers, at_places)}
+        kept = _ROLLS_AT[mode, move] = {}
+    if keys is None:
+        keys = _list(_zip(_map(_itemgetter(2), steps), _map(_itemgetter(3), steps)))
+    try:
+        return _list(_map(kept.__getitem__, keys))
+    except _KeyError:  # a step not met before, by this unit and move
+        found = []
+        for key in keys:
+            due = kept.get(key)
+            if due is None:
+                due = _rolls_at(mode, move, *key)
+                if _len(kept) < _MOVE_COSTS_KEPT:
+                    kept[key] = due
+            found.append(due)
+        return found
+
+
+def _rolls_due(
+    places: tuple[Any, ...], at: Sequence[Any], entered: frozenset[Any]
+) -> tuple[RollDue, ...]:
+    """The rolls due along a route (``places``, the start first; ``at``: _step_rolls' rolls
+    of each step), in order: at each step those on crossing the edge, on entering the place,
+    on first entering it (not entered before in the route or, by ``entered``, earlier in the
+    game; the start counts as entered), and at the last step those on ending there."""
+    last = _len(at)
     out: list[RollDue] = []
-    firsts: dict[Any, int] | None = None
-    for i in _sorted(due_at):  # the steps where a roll may be due, in order
+    before: set[Any] = _set()  # the places of the route before ``upto``
+    upto = 0
+    for i in _compress(_range(1, last + 1), at):  # the steps where a roll may be due
         end = places[i]
-        for when, due in at_edges[i - 1] + at_places[i - 1]:
+        for when, due in at[i - 1]:
             if when == 1:
-                if firsts is None:  # each place's first index in the route
-                    firsts = _dict(_zip(places[::-1], _range(_len(places) - 1, -1, -1)))
-                if firsts[end] != i or end in entered:
+                before.update(places[upto:i])
+                upto = i
+                if end in before or end in entered:
                     continue
             elif when == 2 and i != last:
                 continue
@@ -2372,17 +2371,20 @@ def route_cost(
     if _isinstance(route, _str) or not _isinstance(route, Iterable):
         raise ArgumentTypeError("route_cost", "route", route, "must be a sequence of places")
     places = _tuple(route)
+    grid = board._shape and not board._diagonal and board._neighbours is None
+    again = _routed_again(board, mode, places) if grid and not extra else None
     on_board = board.places
     found: list[Any] = []
-    try:  # each place's features (None: not a place of the board), for _grid_steps
-        found = _list(_map(on_board.get, places))
-        everywhere = None not in found
-    except _TypeError:  # a place that is not hashable
-        everywhere = False
+    everywhere = again is not None  # read back: every place is one of the board's
+    if not everywhere:
+        try:  # each place's features, for _grid_steps
+            found = _list(_map(on_board.__getitem__, places))
+            everywhere = True
+        except (_KeyError, _TypeError):  # not a place of the board, or not hashable
+            everywhere = False
     if not everywhere:
         for place in places:
             _on_board("route_cost", "route", board, place)
-    grid = board._shape and not board._diagonal and board._neighbours is None
     offsets = _HEX_OFFSETS if board._shape == "hex" else _SQUARE_OFFSETS
     costs: dict[tuple[tuple[str, ...], tuple[str, ...], float], float | Marker] = {}
     stops: dict[tuple[str, ...], bool] = {}
@@ -2392,9 +2394,13 @@ def route_cost(
     reason = ""
     last = _len(places) - 1
     edges = board.edges
-    quick = _grid_steps(board, mode, places, found, extra, costs) if grid and last > 0 else None
-    if quick is not None:  # every step made at once: the loop below has none left to make
-        steps, total = quick
+    at: Sequence[Any] | None = None  # the rolls that may be due at each step (_step_rolls)
+    if again is not None:  # every step read back: the loop below has none left to make
+        steps, total, at = again
+    elif grid and last > 0:
+        quick = _grid_steps(board, mode, places, found, extra, costs, move)
+        if quick is not None:  # every step made at once: the loop below has none left to make
+            steps, total, at = quick
     for i in _range(_len(steps) + 1, last + 1):
         start, end = places[i - 1], places[i]
         if grid:
@@ -2438,7 +2444,9 @@ def route_cost(
     ):
         reason = "the route costs more than the allowance"
     answer = marker if marker is not None else total
-    rolls = _route_rolls(mode, move, places, steps, before)
+    if at is None:  # the steps made one by one
+        at = _step_rolls(mode, move, steps)
+    rolls = _rolls_due(places, at, before) if ROLLS else ()
     return Route(answer, _tuple(steps), not reason, reason, move or "", rolls)
 
 
@@ -2458,28 +2466,21 @@ def _grid_steps(
     found: list[Any],
     extra: dict[str, Any],
     costs: dict[tuple[tuple[str, ...], tuple[str, ...], float], float | Marker],
-) -> tuple[list[RouteStep], float] | None:
-    """route_cost's steps and total on a hex or square grid with no diagonals (``found``: the
-    features of each place of the route), made in C-level passes over the route instead of a
-    step at a time. A step not priced before is priced in the order the route meets it, as
-    the loop does. None, and the loop then does the work, raising, warning and explaining as
-    before, when a step is not to a neighbour, a place's features exclude each other
-    (move_cost warns for them at every step), a step is impassable or prohibited, or the
-    route enters a place where the unit must stop before its end; prices found before then
-    are left in ``costs`` for the loop. With no allowance or kind of move, a route whose every
-    step was made before on ``board`` without a word (Board._routed) is read back at once."""
+    move: str | None = None,
+) -> tuple[list[RouteStep], float, list[Any]] | None:
+    """route_cost's steps, total and rolls that may be due at each step (_step_rolls) on a hex
+    or square grid with no diagonals (``found``: the features of each place of the route),
+    made in C-level passes over the route instead of a step at a time. A step not priced
+    before is priced in the order the route meets it, as the loop does. None, and the loop
+    then does the work, raising, warning and explaining as before, when a step is not to a
+    neighbour, a place's features exclude each other (move_cost warns for them at every
+    step), a step is impassable or prohibited, or the route enters a place where the unit
+    must stop before its end; prices found before then are left in ``costs`` for the loop.
+    With no allowance or kind of move, each step is kept on ``board`` (Board._routed, read
+    back by _routed_again) when every step was made without a word."""
     count = _len(places) - 1
     ends = places[1:]
     pairs = _list(_zip(places, ends))
-    routed = board._routed.get(mode) if not extra else None
-    if routed:
-        rests: list[Any] = _list(_map(routed.get, pairs))  # features, edge, price each
-        if None not in rests:
-            total = 0.0
-            for cost in _map(_itemgetter(2), rests):  # added one by one, in order, as below
-                total += cost
-            read = _map(_add, pairs, rests)
-            return _list(_map(_tuple.__new__, [RouteStep] * count, read)), total
     xs, ys = _zip(*places)
     moved = _set(_zip(_map(_sub, xs[1:], xs), _map(_sub, ys[1:], ys)))
     if not moved <= (_HEX_OFFSETS if board._shape == "hex" else _SQUARE_OFFSETS):
@@ -2520,10 +2521,42 @@ def _grid_steps(
     total = 0.0
     for cost in priced:  # added one by one, in order, as the loop adds them
         total += cost
-    if quiet:
-        board._routed.setdefault(mode, {}).update(_zip(pairs, _zip(features, crossed, priced)))
     made = _zip(places, ends, features, crossed, priced)
-    return _list(_map(_tuple.__new__, [RouteStep] * count, made)), total
+    steps: list[RouteStep] = _list(_map(_tuple.__new__, [RouteStep] * count, made))
+    at = _step_rolls(mode, move, steps, keys)
+    if quiet:  # each step kept as _routed_again reads it
+        records = _zip(steps, at, places, ends, priced)
+        board._routed.setdefault(mode, {}).update(_zip(pairs, records))
+    return steps, total, at
+
+
+def _routed_again(
+    board: Board, mode: str, places: tuple[Any, ...]
+) -> tuple[list[RouteStep], float, tuple[Any, ...]] | None:
+    """route_cost's steps, total and rolls that may be due at each step (_step_rolls) of a
+    route every step of which was made before on ``board`` without a word (Board._routed),
+    read back at once: no neighbour check, no pricing, no record made again when the steps
+    kept hold the caller's very place objects (else they are made again with the caller's).
+    None when a step was not kept or a place is not hashable: route_cost then makes the
+    route as the first time."""
+    routed = board._routed.get(mode)
+    if not routed or _len(places) < 2:
+        return None
+    ends = places[1:]
+    try:  # each step kept as (RouteStep, its rolls, its start, its end, its price)
+        kept = _list(_map(routed.__getitem__, _zip(places, ends)))
+    except (_KeyError, _TypeError):  # a step not kept, or a place that is not hashable
+        return None
+    made, at, kept_starts, kept_ends, prices = _zip(*kept)
+    steps: Iterable[RouteStep] = made
+    if not (_all(_map(_is, kept_ends, ends)) and _all(_map(_is, kept_starts, places))):
+        _, _, features, edges, _ = _zip(*made)  # the same places as other objects:
+        remade = _zip(places, ends, features, edges, prices)  # the answer holds the caller's
+        steps = _map(_tuple.__new__, [RouteStep] * _len(prices), remade)
+    total = 0.0
+    for cost in prices:  # added one by one, in order, as route_cost does
+        total += cost
+    return _list(steps), total, at
 
 
 def _exits(
