@@ -22,12 +22,12 @@ from rulesdsl.codegen.js.values import number_js, string_js, union
 from rulesdsl.codegen.plan import movement as plan_movement
 
 WHOLE = (" // [facing whole]", " // [facing not whole]")
+"""The marks of the facing lines for rules with whole-move rules (the route carries them, the
+searches count the limits and bonuses step by step), and of those for the others."""
 SAIL = (" // [sail]", " // [no sail]")
 """Marks of the runtime lines for rules that sail by arcs (``sail by``, issue 40) or not."""
 SPEED_BY = (" // [sailing speed]", " // [no sailing speed]")
 """Marks of the runtime lines for rules whose speed is by the point of sail (``speed by``)."""
-"""The marks of the facing lines for rules with whole-move rules (the route carries them, the
-searches count the limits and bonuses step by step), and of those for the others."""
 
 
 def _bound(value: float | None) -> str:
