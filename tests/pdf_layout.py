@@ -21,10 +21,13 @@ Laying out is the slow part of these tests (about a second a document), so:
   the tests that read its layout and those that read its PDF; their tests share an xdist
   group (:func:`written_deck_group`), so that one worker runs them all (the suite runs with
   ``--dist loadgroup``, pyproject.toml);
-- the full matrix, every bundled ruleset in every language, paper and card size, is run with
-  ``pytest --layout-matrix`` (CI does). The developers' run lays out a sample (:func:`matrix`):
-  each ruleset once, as a sheet or as a deck, in languages and sizes taken in turn, so that
-  every language, paper and card size is laid out by some ruleset.
+- the full matrix, every bundled ruleset in every language, paper, card size and mode, is run
+  with ``pytest --layout-matrix-full`` (dev/README.md); ``pytest --layout-matrix`` (CI,
+  README's command) lays out a cover of it (:func:`matrix`, :func:`mode_cover`): every
+  language's written deck and A4 sheet, each other size, paper and mode in one language,
+  taken in turn. The developers' run lays out a sample (:func:`matrix`): each ruleset once,
+  as a sheet or as a deck, in languages and sizes taken in turn, so that every language,
+  paper and card size is laid out by some ruleset.
 """
 
 from __future__ import annotations
