@@ -28,15 +28,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--layout-matrix",
         action="store_true",
-        help="lay out every bundled sheet and deck in every language, paper and card size "
-        "(about 2 minutes of CPU; CI runs it). Without it, a sample that covers every "
-        "language, paper and size (tests/pdf_layout.py).",
+        help="lay out the bundled sheets and decks in every language, paper and card size: "
+        "every language's written deck and A4 sheet, each other size, paper and per-mode "
+        "deck in one language, taken in turn (CI runs it). Without it, a sample that covers "
+        "every language, paper and size (tests/pdf_layout.py).",
+    )
+    parser.addoption(
+        "--layout-matrix-full",
+        action="store_true",
+        help="--layout-matrix's long form: every bundled sheet and deck, per-mode decks "
+        "included, in every language, paper and card size (dev/README.md).",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "layout_matrix: a layout run only with --layout-matrix (tests/pdf_layout.py)"
+    )
+    config.addinivalue_line(
+        "markers", "layout_full: a layout run only with --layout-matrix-full (tests/pdf_layout.py)"
     )
     keep_bytecode()
 
@@ -59,12 +69,15 @@ def keep_bytecode() -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("--layout-matrix"):
+    """Without ``--layout-matrix`` the tests marked ``layout_matrix`` are left out; without
+    ``--layout-matrix-full`` those marked ``layout_full`` (the long form, dev/README.md)."""
+    if config.getoption("--layout-matrix-full"):
         return
-    matrix = [item for item in items if item.get_closest_marker("layout_matrix") is not None]
-    if matrix:
-        config.hook.pytest_deselected(items=matrix)
-        items[:] = [item for item in items if item.get_closest_marker("layout_matrix") is None]
+    marker = "layout_full" if config.getoption("--layout-matrix") else "layout_matrix"
+    left = [item for item in items if item.get_closest_marker(marker) is not None]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = [item for item in items if item.get_closest_marker(marker) is None]
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

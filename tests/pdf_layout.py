@@ -21,10 +21,13 @@ Laying out is the slow part of these tests (about a second a document), so:
   the tests that read its layout and those that read its PDF; their tests share an xdist
   group (:func:`written_deck_group`), so that one worker runs them all (the suite runs with
   ``--dist loadgroup``, pyproject.toml);
-- the full matrix, every bundled ruleset in every language, paper and card size, is run with
-  ``pytest --layout-matrix`` (CI does). The developers' run lays out a sample (:func:`matrix`):
-  each ruleset once, as a sheet or as a deck, in languages and sizes taken in turn, so that
-  every language, paper and card size is laid out by some ruleset.
+- the full matrix, every bundled ruleset in every language, paper, card size and mode, is run
+  with ``pytest --layout-matrix-full`` (dev/README.md); ``pytest --layout-matrix`` (CI,
+  README's command) lays out a cover of it (:func:`matrix`, :func:`mode_cover`): every
+  language's written deck and A4 sheet, each other size, paper and mode in one language,
+  taken in turn. The developers' run lays out a sample (:func:`matrix`): each ruleset once,
+  as a sheet or as a deck, in languages and sizes taken in turn, so that every language,
+  paper and card size is laid out by some ruleset.
 """
 
 from __future__ import annotations
@@ -127,25 +130,80 @@ def matrix(
 ) -> list[Any]:
     """``(ruleset, language, kind)`` parameters for every case and each of ``kinds`` (papers
     or card sizes), every one but a sample marked ``layout_matrix``: those run only with
-    ``pytest --layout-matrix`` (conftest.py). ``group`` gives a case's xdist group mark, or
-    None (:func:`written_deck_group`).
+    ``pytest --layout-matrix`` (conftest.py), and those outside its cover only with
+    ``--layout-matrix-full`` (:func:`matrix_marks`). ``group`` gives a case's xdist group
+    mark, or None (:func:`written_deck_group`).
 
     The sample takes every other ruleset, from the first (``half`` 0) or the second
     (``half`` 1), so that the sheet and the deck tests share the rulesets between them; the
-    k-th ruleset taken is laid out in kind ``k`` and language ``k + 1``, both taken round."""
+    k-th ruleset taken is laid out in kind ``k`` and language ``k + 1``, both taken round.
+
+    The cover lays out every language in the first kind (A4, the poker deck: what ``rulesdsl
+    build`` writes), each other kind in one language, taken in turn: the language of a case a
+    test reads the PDF of (``group`` gives it a mark: it is laid out anyway), if any."""
     params = []
     for n, name in enumerate(RULESETS):
         languages = ruleset(name).languages
         k, taken = divmod(n, 2)
         sample = (languages[(k + 1) % len(languages)], kinds[k % len(kinds)])
+        grouped = {
+            (lang, kind): group(name, lang, kind) if group is not None else None
+            for lang in languages
+            for kind in kinds
+        }
         for lang in languages:
-            for kind in kinds:
-                keep = taken == half and (lang, kind) == sample
-                marks = () if keep else (pytest.mark.layout_matrix,)
-                grouped = group(name, lang, kind) if group is not None else None
-                marks += (grouped,) if grouped is not None else ()
+            for j, kind in enumerate(kinds):
+                read = [other for other in languages if grouped[other, kind] is not None]
+                turn = languages[(n + j) % len(languages)]
+                covered = j == 0 or lang in read or (not read and lang == turn)
+                marks = matrix_marks(taken == half and (lang, kind) == sample, covered)
+                marks += (grouped[lang, kind],) if grouped[lang, kind] is not None else ()
                 params.append(pytest.param(name, lang, kind, marks=marks))
     return params
+
+
+def matrix_marks(sampled: bool, covered: bool) -> tuple[Any, ...]:
+    """None for a case of the developers' sample; ``layout_matrix`` for one of the cover
+    (``pytest --layout-matrix``, README's command); both it and ``layout_full`` for the rest,
+    the long form (``--layout-matrix-full``, dev/README.md)."""
+    if sampled:
+        return ()
+    if covered:
+        return (pytest.mark.layout_matrix,)
+    return (pytest.mark.layout_matrix, pytest.mark.layout_full)
+
+
+def mode_cover() -> frozenset[tuple[str, str, str]]:
+    """``(ruleset, language, mode)`` of the per-mode decks ``pytest --layout-matrix`` lays
+    out: every mode of each family of rulesets (a base and the variants that extend it) once,
+    a deck of :func:`read_back` where there is one (laid out anyway), else the family's
+    rulesets and languages taken in turn, so that each of its rulesets and
+    languages is laid out too. A variant's per-mode deck differs from its base's only in
+    what the variant changes; ``--layout-matrix-full`` lays out every one in every language."""
+    families: dict[str, list[str]] = {}
+    for name in RULESETS:
+        extends = ruleset(name).extends
+        root = extends[-1].id if extends and extends[-1].id in RULESETS else name
+        families.setdefault(root, []).append(name)
+    read = {
+        (n, lang, mode)
+        for n, lang, size, paper, mode in read_back()
+        if mode and size == "poker" and paper == "a4"
+    }
+    done = {(name, mode) for name, _, mode in read}
+    turns = {name: ruleset(name).languages.index(lang) + 1 for name, lang, _ in sorted(read)}
+    cover = set(read)  # laid out anyway, for tests/test_print_done_when.py
+    for members in families.values():
+        modes = dict.fromkeys(m.id for name in members for m in ruleset(name).modes)
+        for j, mode in enumerate(modes):
+            having = [name for name in members if mode in {m.id for m in ruleset(name).modes}]
+            if any((name, mode) in done for name in having):
+                continue
+            name = having[j % len(having)]
+            languages = ruleset(name).languages
+            cover.add((name, languages[turns.get(name, 0) % len(languages)], mode))
+            turns[name] = turns.get(name, 0) + 1
+    return frozenset(cover)
 
 
 @dataclass(frozen=True)
@@ -272,10 +330,10 @@ def read_back() -> tuple[tuple[str, str, str, str, str | None], ...]:
     """``(ruleset, language, size, paper, mode)`` of the decks whose written PDF
     tests/test_print_done_when.py reads back: every ruleset in every language once, the card
     sizes and papers taken in turn (so each size is read on both papers), a per-mode deck of
-    every ruleset, its modes taken in turn, and :data:`READ_BACK_SAMPLE`. The product's loss
-    check lays out the whole product of these (tests/test_cards.py, with ``--layout-matrix``);
-    reading every one of those PDFs back too took about a quarter of an hour of CI on two
-    cores, for no layout this cover does not already reach."""
+    every ruleset, its modes and languages taken in turn, and :data:`READ_BACK_SAMPLE`. The
+    product's loss check lays out the whole product of these (tests/test_cards.py, with
+    ``--layout-matrix-full``); reading every one of those PDFs back too took about a quarter
+    of an hour of CI on two cores, for no layout this cover does not already reach."""
     sizes = list(CARD_SIZES)
     papers = ("a4", "letter")
     decks: list[tuple[str, str, str, str, str | None]] = [
@@ -285,8 +343,9 @@ def read_back() -> tuple[tuple[str, str, str, str, str | None], ...]:
     for i, name in enumerate(RULESETS):
         modes = ruleset(name).modes
         if modes:
+            languages = ruleset(name).languages
             mode = modes[i % len(modes)].id
-            decks.append((name, ruleset(name).languages[0], "poker", "a4", mode))
+            decks.append((name, languages[i % len(languages)], "poker", "a4", mode))
     return (*decks, *(deck for deck in READ_BACK_SAMPLE if deck not in decks))
 
 

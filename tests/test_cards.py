@@ -245,14 +245,18 @@ def test_every_card_in_every_size_lies_on_the_cuts_its_trim_box_states(
 
 def _per_mode_cases() -> list[object]:
     """(ruleset, language, mode) for every per-mode deck; but for the matrix, one a ruleset
-    that extends none (a variant's per-mode decks are much like its base's)."""
+    that extends none (a variant's per-mode decks are much like its base's); with
+    ``--layout-matrix``, :func:`pdf_layout.mode_cover` and the decks whose PDF a test reads
+    (laid out anyway); with ``--layout-matrix-full``, all."""
     params = []
+    cover = pdf_layout.mode_cover()
     for name, lang in pdf_layout.cases():
         rs = pdf_layout.ruleset(name)
         for n, mode in enumerate(rs.modes):
             keep = n == 0 and lang == rs.languages[-1] and not rs.extends
-            marks = () if keep else (pytest.mark.layout_matrix,)
             group = pdf_layout.written_deck_group(name, lang, "poker", mode.id)
+            covered = group is not None or (name, lang, mode.id) in cover
+            marks = pdf_layout.matrix_marks(keep, covered)
             marks += (group,) if group is not None else ()
             params.append(pytest.param(name, lang, mode.id, marks=marks))
     return params
