@@ -18,6 +18,7 @@ import pytest
 from rulesdsl.printed.card_room import LINE, foot_size
 from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, Card, Deck, build_deck, imposition
 from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.printed.sheet_view import Sheet
 from tests import pdf_layout
 from tests.pdf_glyphs import PT_PER_MM, Glyph, glyphs
 
@@ -200,9 +201,18 @@ def printed(kind: str, name: str, lang: str) -> Printed:
 def deck(name: str, lang: str, size: str = "poker", mode: str | None = None) -> Deck:
     """:func:`build_deck` of a bundled ruleset, built once a process for the tests that read
     it (tests/test_print_economy.py, test_print_fit.py, test_print_parts.py,
-    test_deck_bound.py, which only read it: rendering it changes nothing in it). They share
-    the xdist group :func:`deck_group`, so one worker builds each deck once for all of them."""
-    return build_deck(pdf_layout.ruleset(name), lang, size, mode)
+    test_deck_bound.py, which only read it: rendering it changes nothing in it), from one
+    sheet for every size (:func:`sheet`). They share the xdist group :func:`deck_group`, so
+    one worker builds each deck once for all of them."""
+    return build_deck(pdf_layout.ruleset(name), lang, size, mode, sheet=sheet(name, lang, mode))
+
+
+@cache
+def sheet(name: str, lang: str, mode: str | None = None) -> Sheet:
+    """The sheet the decks of :func:`deck` are cut from, as ``rulesdsl build`` gives one
+    sheet to the sheets and every deck (cutting a deck leaves it as built:
+    tests/test_build_shared_sheets.py)."""
+    return build_sheet(pdf_layout.ruleset(name), lang, mode)
 
 
 def deck_group(name: str, lang: str) -> Any:
