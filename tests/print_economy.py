@@ -6,13 +6,19 @@ is), and how many pages a sheet's rules take before its worked examples."""
 from __future__ import annotations
 
 import re
+from array import array
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
 
 import pypdfium2
+import pytest
 
 from rulesdsl.printed.card_room import LINE, foot_size
-from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, Card, Deck, imposition
+from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, Card, Deck, build_deck, imposition
 from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.printed.sheet_view import Sheet
 from tests import pdf_layout
 from tests.pdf_glyphs import PT_PER_MM, Glyph, glyphs
 
@@ -24,6 +30,7 @@ MEDIAN_PT = 7.0
 """Issue 41 goal 3: no text under 6 points on a card or a sheet, footers, source tags and note
 marks included, and half of it or more at 7 points, read from the written PDFs' glyphs (and,
 in every size and paper, from the layout: tests/pdf_layout.py)."""
+GENERATED = Path(__file__).resolve().parent.parent / "generated"
 
 
 @dataclass(frozen=True)
@@ -40,12 +47,19 @@ class Filled:
         return self.part is None or self.part[0] == self.part[1]
 
 
-def card_fills(pdf: bytes, ruleset: str, size: str = "poker", paper: str = "a4") -> list[Filled]:
-    """Every front of a deck imposed on ``paper``, in order."""
+def card_fills(
+    pdf: bytes,
+    ruleset: str,
+    size: str = "poker",
+    paper: str = "a4",
+    pages: list[list[Glyph]] | None = None,
+) -> list[Filled]:
+    """Every front of a deck imposed on ``paper``, in order (``pages``: its
+    :func:`~tests.pdf_glyphs.glyphs`, where already read)."""
     card = CARD_SIZES[size]
     layout = imposition(card, paper)
     foot = (2 * foot_size(card) * LINE + 2) / PT_PER_MM
-    pages = glyphs(pdf)
+    pages = glyphs(pdf) if pages is None else pages
     document = pypdfium2.PdfDocument(pdf)
     found = []
     try:
@@ -148,16 +162,73 @@ def examples_title(name: str, lang: str) -> str:
     return next((s.title for s in sheet.sections if s.id == "examples"), "\0")
 
 
-def small_runs(pdf: bytes, under: float) -> list[str]:
-    """The runs of glyphs set under ``under`` points in a written PDF: consecutive glyphs of
-    a page in reading order (no spaces)."""
+def small_runs(pages: tuple[tuple[str, array[float]], ...], under: float) -> list[str]:
+    """The runs of glyphs set under ``under`` points in a written PDF (its
+    :attr:`Printed.pages`): consecutive glyphs of a page in reading order (no spaces)."""
     runs: list[str] = []
-    for page in glyphs(pdf):
+    for text, sizes in pages:
         small = False
-        for g in page:
-            if g.size < under and small:
-                runs[-1] += g.text
-            elif g.size < under:
-                runs.append(g.text)
-            small = g.size < under
+        for char, size in zip(text, sizes, strict=True):
+            if size < under and small:
+                runs[-1] += char
+            elif size < under:
+                runs.append(char)
+            small = size < under
     return runs
+
+
+@dataclass(frozen=True)
+class Printed:
+    """What the tests read of the glyphs of a deck or sheet ``rulesdsl build`` wrote, read
+    once a process (:func:`printed`): the glyphs themselves, kept, would take megabytes a
+    document."""
+
+    pages: tuple[tuple[str, array[float]], ...]
+    """Each page's glyphs in reading order: their characters and type sizes in points."""
+    fills: tuple[Filled, ...]
+    """A deck's fronts (:func:`card_fills`); none for a sheet."""
+
+
+@cache
+def printed(kind: str, name: str, lang: str) -> Printed:
+    """:class:`Printed` of ``generated/<kind>/<name>.<lang>.pdf`` (kind ``cards`` or
+    ``sheets``). The tests that read one document share its xdist group
+    (:func:`deck_group`), so one worker reads its glyphs once for all of them."""
+    pdf = (GENERATED / kind / f"{name}.{lang}.pdf").read_bytes()
+    pages = glyphs(pdf)
+    fills = card_fills(pdf, name, pages=pages) if kind == "cards" else []
+    return Printed(
+        tuple(
+            ("".join(g.text for g in page), array("d", [g.size for g in page])) for page in pages
+        ),
+        tuple(fills),
+    )
+
+
+@cache
+def deck(name: str, lang: str, size: str = "poker", mode: str | None = None) -> Deck:
+    """:func:`build_deck` of a bundled ruleset, built once a process for the tests that read
+    it (tests/test_print_economy.py, test_print_fit.py, test_print_parts.py,
+    test_deck_bound.py, which only read it: rendering it changes nothing in it), from one
+    sheet for every size (:func:`sheet`). They share the xdist group :func:`deck_group`, so
+    one worker builds each deck once for all of them."""
+    return build_deck(pdf_layout.ruleset(name), lang, size, mode, sheet=sheet(name, lang, mode))
+
+
+@cache
+def sheet(name: str, lang: str, mode: str | None = None) -> Sheet:
+    """The sheet the decks of :func:`deck` are cut from, as ``rulesdsl build`` gives one
+    sheet to the sheets and every deck (cutting a deck leaves it as built:
+    tests/test_build_shared_sheets.py)."""
+    return build_sheet(pdf_layout.ruleset(name), lang, mode)
+
+
+def deck_group(name: str, lang: str) -> Any:
+    """The xdist group of the tests that read the decks (:func:`deck`) or the written PDFs
+    (:func:`printed`) of ``name`` in ``lang``."""
+    return pytest.mark.xdist_group(f"decks-{name}-{lang}")
+
+
+def deck_cases() -> list[Any]:
+    """``(name, lang)`` of :func:`~tests.pdf_layout.cases`, each in its :func:`deck_group`."""
+    return [pytest.param(*case, marks=deck_group(*case)) for case in pdf_layout.cases()]

@@ -14,26 +14,24 @@ from rulesdsl.outputs import Deferred
 from rulesdsl.printed import cards
 from rulesdsl.printed.deck_bound import least_deck_bytes
 from rulesdsl.printed.sheet_model import build_sheet
+from tests import pdf_layout
 from tests.conftest import RULESETS
+from tests.print_economy import deck, deck_cases
 
-BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
 
-
-@pytest.mark.parametrize("name", BUNDLED)
-def test_the_bound_is_never_more_than_the_decks_html(name: str, compiler: Compiler) -> None:
-    compiled = compiler.compile_file(RULESETS / f"{name}.terrain")
-    assert compiled.ruleset is not None
-    ruleset = compiled.ruleset
+@pytest.mark.parametrize(("name", "lang"), deck_cases())
+def test_the_bound_is_never_more_than_the_decks_html(name: str, lang: str) -> None:
+    """The decks are those the other print tests of ``name`` in ``lang`` read
+    (tests/print_economy.py's :func:`~tests.print_economy.deck`), built once for them."""
+    ruleset = pdf_layout.ruleset(name)
     # the fewest cards (the least HTML): the largest size; and the one the build prints
     largest = max(cards.CARD_SIZES, key=lambda s: cards.CARD_SIZES[s].width)
-    for lang in ruleset.languages:
-        for mode in [None, *(m.id for m in ruleset.modes)][:2]:
-            sheet = build_sheet(ruleset, lang, mode)
-            for size in {cards.DEFAULT_SIZE, largest}:
-                deck = cards.build_deck(ruleset, lang, size, mode, sheet=sheet)
-                html = cards.render_deck_html(deck, cards.DEFAULT_PAPER)
-                least = least_deck_bytes(sheet)
-                assert 0 < least <= len(html.encode()), (lang, mode, size)
+    for mode in [None, *(m.id for m in ruleset.modes)][:2]:
+        for size in {cards.DEFAULT_SIZE, largest}:
+            built = deck(name, lang, size, mode)
+            html = cards.render_deck_html(built, cards.DEFAULT_PAPER)
+            least = least_deck_bytes(built.sheet)
+            assert 0 < least <= len(html.encode()), (mode, size)
 
 
 def test_a_deck_over_the_limit_by_its_bound_is_refused_without_being_cut(

@@ -15,15 +15,17 @@ from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, TableView
 from rulesdsl.printed.sheets import fit_to_paper, render_html
 from tests import pdf_layout
-from tests.pdf_glyphs import glyphs
 from tests.print_economy import (
     HALF,
     LEAST_PT,
     MEDIAN_PT,
-    card_fills,
     column_group_ends,
+    deck,
     deck_cards,
+    deck_cases,
+    deck_group,
     examples_title,
+    printed,
     rules_pages,
     small_runs,
     texts,
@@ -53,8 +55,9 @@ def test_a_written_deck_holds_no_more_cards_than_last_release(name: str, lang: s
 def test_the_lines_before_a_table_alone_on_a_card_join_the_small_blocks_before_them() -> None:
     """Issue 41: skirmish_keywords en printed the two lines before its hit modifiers alone on
     card 11, 35 % used, after a card 42 % used."""
-    deck = build_deck(pdf_layout.ruleset("skirmish_keywords"), "en")
-    [card] = [card for card in deck.cards if card.block == "modifiers/cover"]
+    [card] = [
+        card for card in deck("skirmish_keywords", "en").cards if card.block == "modifiers/cover"
+    ]
     assert [more.block for more in card.more] == ["modifiers/hit"]
     assert card.more[0].lines and card.more[0].table is None
 
@@ -62,15 +65,15 @@ def test_the_lines_before_a_table_alone_on_a_card_join_the_small_blocks_before_t
 def test_the_lines_before_a_table_go_after_its_last_row_where_that_saves_a_card() -> None:
     """Issue 41: BattleTech ru opened with the three lines before its base terrain alone on
     a card, 37 % used (the first card of the deck: no block before it to join)."""
-    deck = build_deck(pdf_layout.ruleset("battletech_tacops"), "ru")
-    base = [card for card in deck.cards if card.block == "movement/base"]
+    dealt = deck("battletech_tacops", "ru").cards
+    base = [card for card in dealt if card.block == "movement/base"]
     assert base[0].table is not None
     assert not any(card.lines for card in base)
     assert base[-1].after  # the lines, after the last row
-    assert len(deck.cards) <= DECK_MOST["battletech_tacops", "ru"]
+    assert len(dealt) <= DECK_MOST["battletech_tacops", "ru"]
 
 
-@pytest.mark.parametrize(("name", "lang"), pdf_layout.cases())
+@pytest.mark.parametrize(("name", "lang"), deck_cases())
 def test_every_card_of_a_written_deck_is_half_used_but_the_last_of_its_table(
     name: str, lang: str
 ) -> None:
@@ -78,33 +81,40 @@ def test_every_card_of_a_written_deck_is_half_used_but_the_last_of_its_table(
     Fill): BattleTech en's Terrain Effects 2/4, on its side, holds the last three rows of the
     rolls 2-9, 47.6 % used; the rolls 10-12 on the next card are other columns."""
     pdf = (GENERATED / "cards" / f"{name}.{lang}.pdf").read_bytes()
-    fills = card_fills(pdf, name)
+    fills = printed("cards", name, lang).fills
     assert [f.number for f in fills] == list(range(1, deck_cards(pdf, name) + 1))
-    deck = build_deck(pdf_layout.ruleset(name), lang)
+    model = deck(name, lang)
     # the model numbers the written cards only where no refit added one
-    ends = column_group_ends(deck) if len(deck.cards) == len(fills) else set()
+    ends = column_group_ends(model) if len(model.cards) == len(fills) else set()
     under = [(f.number, f.fill) for f in fills if f.fill < HALF and not f.last]
     assert [(number, fill) for number, fill in under if number not in ends] == []
 
 
-@pytest.mark.parametrize("name", ["battletech_tacops", "heavy_gear", "generic_wargame"])
-def test_a_table_that_fits_one_upright_card_at_the_type_floor_is_not_split(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "lang"),
+    [
+        case
+        for case in deck_cases()
+        if case.values[0] in ("battletech_tacops", "heavy_gear", "generic_wargame")
+    ],
+)
+def test_a_table_that_fits_one_upright_card_at_the_type_floor_is_not_split(
+    name: str, lang: str
+) -> None:
     """Issue 41: the Russian base terrain turned on its side into 16 cards of 2-3 rows, a
     card held one row of "Water state"."""
-    rs = pdf_layout.ruleset(name)
     size = CARD_SIZES["poker"]
-    for lang in rs.languages:
-        deck = build_deck(rs, lang)
-        for section in deck.sheet.sections:
-            for block in section.blocks:
-                if block.table is None or section.id == "examples":
-                    continue
-                room = cards._room(size, size.font)
-                if len(cards._block_cards(section.title, row_sources_out(block), room)) > 1:
-                    continue
-                key = f"{section.id}/{block.id}"
-                held = [c for c in deck.cards for c in (c, *c.more) if c.block == key]
-                assert len(held) == 1, (lang, key, len(held))
+    model = deck(name, lang)
+    for section in model.sheet.sections:
+        for block in section.blocks:
+            if block.table is None or section.id == "examples":
+                continue
+            room = cards._room(size, size.font)
+            if len(cards._block_cards(section.title, row_sources_out(block), room)) > 1:
+                continue
+            key = f"{section.id}/{block.id}"
+            held = [c for c in model.cards for c in (c, *c.more) if c.block == key]
+            assert len(held) == 1, (key, len(held))
 
 
 def test_sheet_blocks_that_fit_a_column_flow_in_two_columns_wider_ones_take_the_page() -> None:
@@ -199,12 +209,12 @@ def test_a_sheets_rules_keep_to_its_page_budget_on_letter(name: str, lang: str) 
     assert rules_pages(pdf, examples_title(name, lang)) <= SHEET_PAGES[name]
 
 
-@pytest.mark.parametrize(("name", "lang"), pdf_layout.cases())
+@pytest.mark.parametrize(("name", "lang"), deck_cases())
 def test_a_deck_prints_each_footnote_once_a_card_and_no_index_unasked(name: str, lang: str) -> None:
-    deck = build_deck(pdf_layout.ruleset(name), lang)
-    assert not [card.number for card in deck.cards if card.kind == "index"]
-    assert not [card.number for card in deck.cards if card.block.startswith("examples/")]
-    for card in deck.cards:
+    dealt = deck(name, lang).cards
+    assert not [card.number for card in dealt if card.kind == "index"]
+    assert not [card.number for card in dealt if card.block.startswith("examples/")]
+    for card in dealt:
         for shown in (card, *card.more):
             marks = [mark for mark, _ in shown.notes]
             assert len(marks) == len(set(marks)), (card.number, shown.title, marks)
@@ -229,21 +239,23 @@ def test_the_index_asked_for_is_one_card(name: str) -> None:
         assert [card.kind for card in deck.cards].count("index") == 1, lang
 
 
-def _written() -> list[tuple[str, str, str]]:
-    return [(kind, *case) for kind in ("cards", "sheets") for case in pdf_layout.cases()]
+def _written() -> list[object]:
+    return [
+        pytest.param(kind, *case, marks=deck_group(*case))
+        for kind in ("cards", "sheets")
+        for case in pdf_layout.cases()
+    ]
 
 
 @pytest.mark.parametrize(("kind", "name", "lang"), _written())
 def test_a_written_deck_or_sheet_sets_no_text_under_6_pt(kind: str, name: str, lang: str) -> None:
     """Charts included: a step scale is drawn for a poker card's room, not shrunk into it."""
-    pdf = (GENERATED / kind / f"{name}.{lang}.pdf").read_bytes()
-    assert small_runs(pdf, LEAST_PT) == []
+    assert small_runs(printed(kind, name, lang).pages, LEAST_PT) == []
 
 
 @pytest.mark.parametrize(("kind", "name", "lang"), _written())
 def test_half_the_text_of_a_written_deck_or_sheet_is_7_pt_or_more(
     kind: str, name: str, lang: str
 ) -> None:
-    pdf = (GENERATED / kind / f"{name}.{lang}.pdf").read_bytes()
-    sizes = sorted(g.size for page in glyphs(pdf) for g in page)
+    sizes = sorted(size for _, page in printed(kind, name, lang).pages for size in page)
     assert sizes[len(sizes) // 2] >= MEDIAN_PT

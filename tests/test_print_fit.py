@@ -13,6 +13,7 @@ from rulesdsl.commands.cli import main
 from rulesdsl.printed.cards import CARD_SIZES, build_deck, imposition, render_deck_html
 from rulesdsl.printed.sheets import PAPERS, render_html
 from tests import pdf_layout
+from tests.print_economy import deck, deck_cases
 
 
 @pytest.mark.parametrize("size", tuple(CARD_SIZES))
@@ -257,14 +258,14 @@ def test_a_results_table_is_never_split_between_its_columns() -> None:
         assert all(c.turned or len(c.table.rows) == 6 for c in parts if c.table is not None)
 
 
-@pytest.mark.parametrize(("name", "lang"), pdf_layout.cases())
+@pytest.mark.parametrize(("name", "lang"), deck_cases())
 def test_no_part_of_a_split_table_holds_fewer_than_3_rows(name: str, lang: str) -> None:
     """Every bundled poker deck, no exceptions: every part of a table split between rows
     holds three rows or more (its notes move on to make room). Where three rows under the
     header are taller than the card, the table is set otherwise: on its side, with long
     words hyphenated in its cells, or in its compact form (a results table's outcomes as
     codes with a key); a table of four or five rows is never split between rows."""
-    for card in build_deck(pdf_layout.ruleset(name), lang, "poker").cards:
+    for card in deck(name, lang).cards:
         if card.part and card.table is not None and card.of_rows >= 3:
             assert len(card.table.rows) >= 3, (card.title, len(card.table.rows), card.of_rows)
 

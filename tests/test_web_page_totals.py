@@ -28,12 +28,22 @@ axe = web.axe
 SKILLS = (2, 3, 4, 5)
 
 
-def _page(rs: ir.Ruleset, lang: str, folder: Path) -> Path:
-    page = folder / f"{rs.id}.{lang}.html"
-    html = web_outputs(rs)[f"web/{rs.id}.{lang}.html"]
-    assert isinstance(html, bytes)
-    page.write_bytes(html)
-    return page
+def _pages(rs: ir.Ruleset, folder: Path) -> Path:
+    """Writes the ruleset's page in each of its languages into ``folder`` (one
+    ``web_outputs``, which makes them all) and returns ``folder``."""
+    for path, html in web_outputs(rs).items():
+        assert isinstance(html, bytes)
+        (folder / Path(path).name).write_bytes(html)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[ir.Ruleset, Path]:
+    """The language guide's example, compiled once, and the folder of its pages."""
+    folder = tmp_path_factory.mktemp("totals")
+    compiled = Compiler().compile_file(_write(folder))
+    assert compiled.ruleset is not None
+    return compiled.ruleset, _pages(compiled.ruleset, folder)
 
 
 def _asked(rs: ir.Ruleset, folder: Path, browser: web.Browser) -> list[tuple[Any, Any]]:
@@ -48,16 +58,14 @@ def _asked(rs: ir.Ruleset, folder: Path, browser: web.Browser) -> list[tuple[Any
                 put.append({"form": "decision-shot", "set": fields, "read": ["output.answer"]})
                 answer = python_answer(module, lambda m=list(mods), s=skill: module.shot(m, s))
                 expected.append([answer])
-    visit(browser, _page(rs, "en", folder))
+    visit(browser, folder / f"{rs.id}.en.html")
     return list(zip(ask(browser, put), expected, strict=True))
 
 
 def test_the_page_answers_a_decision_on_the_ticked_items_as_the_python_module(
-    tmp_path: Path, browser: web.Browser
+    demo: tuple[ir.Ruleset, Path], browser: web.Browser
 ) -> None:
-    compiled = Compiler().compile_file(_write(tmp_path))
-    assert compiled.ruleset is not None
-    pairs = _asked(compiled.ruleset, tmp_path, browser)
+    pairs = _asked(*demo, browser)
     assert len(pairs) == 8 * len(SKILLS)
     assert [a for a, e in pairs if a != e] == []
     assert {a[0]["outcome"] for a, _ in pairs} == {"hit", "miss"}
@@ -68,7 +76,7 @@ def test_a_house_rule_s_page_reads_the_new_value_of_a_ticked_item(
 ) -> None:
     rs, errors = _house(tmp_path, "override smoke | -3\n")
     assert rs is not None and errors == []
-    pairs = _asked(rs, tmp_path, browser)
+    pairs = _asked(rs, _pages(rs, tmp_path), browser)
     assert [a for a, e in pairs if a != e] == []
     page = (tmp_path / "house.en.html").read_text("utf-8")
     assert 'value="smoke"> Smoke<span class="mark changed">' in page
@@ -79,10 +87,10 @@ def test_a_house_rule_s_page_reads_the_new_value_of_a_ticked_item(
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "de", "ru"])
-def test_the_items_to_tick_are_named_in_the_page_s_language(tmp_path: Path, lang: str) -> None:
-    compiled = Compiler().compile_file(_write(tmp_path))
-    assert compiled.ruleset is not None
-    page = _page(compiled.ruleset, lang, tmp_path).read_text("utf-8")
+def test_the_items_to_tick_are_named_in_the_page_s_language(
+    demo: tuple[ir.Ruleset, Path], lang: str
+) -> None:
+    page = (demo[1] / f"demo.{lang}.html").read_text("utf-8")
     legend = {
         "en": "mods (total of To-hit)",
         "fr": "mods (total de Pour toucher)",
@@ -95,11 +103,9 @@ def test_the_items_to_tick_are_named_in_the_page_s_language(tmp_path: Path, lang
 
 
 def test_axe_core_finds_no_violation_on_the_items_to_tick(
-    tmp_path: Path, browser: web.Browser, axe: str
+    demo: tuple[ir.Ruleset, Path], browser: web.Browser, axe: str
 ) -> None:
-    compiled = Compiler().compile_file(_write(tmp_path))
-    assert compiled.ruleset is not None
-    visit(browser, _page(compiled.ruleset, "fr", tmp_path))
+    visit(browser, demo[1] / "demo.fr.html")
     evaluate(browser, axe + ";0")
     evaluate(browser, "document.querySelector('[data-input=mods]').click(); 0")
     assert evaluate(browser, AXE_RUN % json.dumps(LEVELS)) == []
