@@ -30,7 +30,7 @@ from rulesdsl.semantics import drift as semantic_drift
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import _typescript, node, write_package
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 
@@ -333,7 +333,7 @@ def test_the_declarations_type_a_consumer_reading_the_drift(
     tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset()), tmp_path)
     shutil.copy(Path(__file__).parent / "js" / "drift_consumer.ts", tmp_path / "consumer.ts")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )

@@ -29,7 +29,7 @@ from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
 from tests.conftest import compile_snippet, import_rendered
 from tests.guide_answers import guide_answers, js_differential
-from tests.test_js_target import _typescript, node, write_package
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 from tests.test_stall import FACING, PLACES, ROW, STALL
@@ -196,7 +196,7 @@ def test_the_declarations_type_a_roll_on_first_step(
     write_package(module_plan.build(_ruleset(body)), tmp_path)
     consumer = CONSUMER if body == RULES else CONSUMER + 'const any: m.RollTime = "any_step";\n'
     (tmp_path / "consumer.ts").write_text(consumer, "utf-8")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )

@@ -27,7 +27,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import facing as semantic_facing
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import _typescript, node, write_package
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 from tests.test_state import HEADER, RULES
@@ -280,7 +280,7 @@ def test_the_declarations_type_a_consumer_passing_a_state_to_a_facing_unit(
         options = "{ wind: 0, state: { speed: 5, altitude: 2 } }"
         consumer += f'm.reachable(b, "fighter", [[0, 0], 0], 4, {options});\n'
     (tmp_path / "consumer.ts").write_text(consumer, "utf-8")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )
