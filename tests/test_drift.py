@@ -29,7 +29,7 @@ from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import drift as semantic_drift
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
-from tests.conftest import compile_snippet, import_rendered
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
 from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
@@ -468,7 +468,8 @@ def test_a_module_with_a_drift_line_comes_out_formatted_and_typed(
             "-m",
             "mypy",
             "--strict",
-            "--no-incremental",
+            "--cache-dir",
+            str(MYPY_CACHE),
             str(tmp_path / "drift_layout.py"),
         ],
         capture_output=True,

@@ -27,7 +27,7 @@ from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import moves as semantic_moves
 from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
-from tests.conftest import compile_snippet, import_rendered
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
 from tests.guide_answers import guide_answers, js_differential
 from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
@@ -171,7 +171,7 @@ def test_a_module_with_a_roll_on_first_step_comes_out_formatted_and_typed(
 ) -> None:
     import_rendered(_ruleset(BOTH + FACING), tmp_path, "first_layout")
     assert ruff_would_reformat(tmp_path) == []
-    command = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
+    command = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(MYPY_CACHE)]
     done = subprocess.run(
         [*command, str(tmp_path / "first_layout.py")], capture_output=True, text=True, check=False
     )

@@ -29,7 +29,7 @@ from rulesdsl.semantics import moves as semantic_moves
 from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
-from tests.conftest import compile_snippet, import_rendered
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
 from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
@@ -182,7 +182,7 @@ def test_a_module_with_a_roll_on_any_step_comes_out_formatted_and_typed(
 ) -> None:
     import_rendered(_ruleset(compiler, RULES + FACING), tmp_path, "stall_layout")
     assert ruff_would_reformat(tmp_path) == []
-    command = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
+    command = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(MYPY_CACHE)]
     done = subprocess.run(
         [*command, str(tmp_path / "stall_layout.py")], capture_output=True, text=True, check=False
     )

@@ -29,7 +29,7 @@ from rulesdsl.semantics import MissingArgument
 from rulesdsl.variants import changelog
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
-from tests.conftest import compile_snippet, import_rendered
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
 from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
@@ -160,7 +160,8 @@ def test_a_module_with_bands_comes_out_formatted_and_typed(
             "-m",
             "mypy",
             "--strict",
-            "--no-incremental",
+            "--cache-dir",
+            str(MYPY_CACHE),
             str(tmp_path / "bands_layout.py"),
         ],
         capture_output=True,
