@@ -6,8 +6,6 @@ on sheets in every sheet language, and written in YAML as in the language."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +20,7 @@ from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_yaml
 from rulesdsl.printed.sheets import build_sheet, render_markdown
 from tests import js_queries
-from tests.conftest import compile_snippet
+from tests.conftest import compile_snippet, replay
 from tests.test_js_target import node, write_package
 
 __all__ = ["node"]  # a fixture
@@ -237,13 +235,7 @@ def replay_python(rs: ir.Ruleset, tmp_path: Path) -> str:
     (tmp_path / f"{rs.id}.py").write_text(render_python(rs), "utf-8")
     (tmp_path / f"{rs.id}.examples.json").write_text(python_examples.vectors_json(plan), "utf-8")
     (tmp_path / f"test_{rs.id}_examples.py").write_text(python_examples.render_test(plan), "utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tmp_path,
-    )
+    done = replay(tmp_path)
     assert done.returncode == 0, done.stdout
     return done.stdout
 
