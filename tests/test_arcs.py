@@ -398,7 +398,7 @@ def test_the_js_module_gives_the_python_modules_arcs_and_errors(
 def test_the_js_declarations_type_check_a_caller_of_arcs(
     compiled: ir.Ruleset, node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:
-    from tests.test_js_target import _typescript, write_package
+    from tests.test_js_target import TSC_STRICT, _typescript, write_package
 
     tsc = _typescript(pytestconfig)
     write_package(module_plan.build(compiled), tmp_path / "demo")
@@ -410,7 +410,7 @@ def test_the_js_declarations_type_check_a_caller_of_arcs(
         "console.log(a, b);\n",
         "utf-8",
     )
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "caller.ts"], cwd=tmp_path, capture_output=True, text=True
     )

@@ -25,7 +25,7 @@ from rulesdsl.frontends.syntax import StateDecl
 from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
-from tests.conftest import compile_snippet, import_rendered
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
 from tests.guide_answers import guide_answers, js_differential
 from tests.test_js_target import node
 from tests.test_module_layout import ruff_would_reformat
@@ -165,7 +165,7 @@ def test_a_module_with_capped_changes_comes_out_formatted_and_typed(tmp_path: Pa
     import_rendered(_ruleset(ONE_RANGE), tmp_path, "capped_one_range")
     assert ruff_would_reformat(tmp_path) == []
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(tmp_path)],
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(MYPY_CACHE), str(tmp_path)],
         capture_output=True,
         text=True,
         check=False,

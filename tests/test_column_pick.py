@@ -143,7 +143,7 @@ def test_the_declarations_type_check_a_decisions_answer_as_the_column(
     tsc = test_js_target._typescript(pytestconfig)
     test_js_target.write_package(module_plan.build(_ruleset(compiler)), tmp_path)
     (tmp_path / "consumer.ts").write_text(CONSUMER, "utf-8")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = test_js_target.TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )

@@ -29,8 +29,8 @@ from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import drift as semantic_drift
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
-from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import _typescript, node, write_package
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 
@@ -333,7 +333,7 @@ def test_the_declarations_type_a_consumer_reading_the_drift(
     tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset()), tmp_path)
     shutil.copy(Path(__file__).parent / "js" / "drift_consumer.ts", tmp_path / "consumer.ts")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )
@@ -468,7 +468,8 @@ def test_a_module_with_a_drift_line_comes_out_formatted_and_typed(
             "-m",
             "mypy",
             "--strict",
-            "--no-incremental",
+            "--cache-dir",
+            str(MYPY_CACHE),
             str(tmp_path / "drift_layout.py"),
         ],
         capture_output=True,

@@ -5,8 +5,6 @@ module passes."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,11 +16,9 @@ from rulesdsl.codegen.targets import render_python
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.versions.diff import diff
-from tests.conftest import RULESETS
+from tests.conftest import RULESETS, replay
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
-PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly")
-PYTEST += ("-n", "0")
 SEEDS = ("heavy_gear", "battletech_tacops", "d20_movement", "generic_wargame")
 
 
@@ -180,13 +176,7 @@ def test_every_bundled_rulesets_vectors_pass_against_its_generated_module(
         (tmp_path / f"{name}.examples.json").write_text(python_examples.vectors_json(vectors))
         (tmp_path / f"test_{name}_examples.py").write_text(python_examples.render_test(vectors))
         count += len(vectors.vectors)
-    done = subprocess.run(
-        [*PYTEST, "--rootdir", str(tmp_path), str(tmp_path)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-    )
+    done = replay(tmp_path)
     assert done.returncode == 0, done.stdout[-3000:]
     assert f"{count} passed" in done.stdout
 

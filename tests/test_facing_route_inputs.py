@@ -23,7 +23,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import facing as semantic_facing
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import _typescript, node, write_package
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_route_inputs import FACING
 
 __all__ = ["node"]  # the fixture
@@ -239,7 +239,7 @@ def test_the_declarations_type_a_consumer_passing_inputs_and_outcomes_to_a_facin
     write_package(module_plan.build(_ruleset(SAILING)), tmp_path)
     consumer = Path(__file__).parent / "js" / "facing_inputs_consumer.ts"
     shutil.copy(consumer, tmp_path / "consumer.ts")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )

@@ -26,7 +26,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import facing as semantic_facing
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import _typescript, node, write_package
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_sight_and_results import located
 
 __all__ = ["node"]  # the fixture
@@ -310,7 +310,7 @@ def test_the_declarations_type_the_marks_of_a_facing_route(
     tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset(SAILING)), tmp_path)
     shutil.copy(Path(__file__).parent / "js" / "facing_whole_consumer.ts", tmp_path / "consumer.ts")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )

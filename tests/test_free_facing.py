@@ -26,7 +26,7 @@ from rulesdsl.semantics import free_facing
 from rulesdsl.versions import diff as semantic
 from tests import js_queries, js_queries_freefacing
 from tests.conftest import compile_snippet
-from tests.test_js_target import _needed, _typescript, write_package
+from tests.test_js_target import TSC_STRICT, _needed, _typescript, write_package
 from tests.test_sight_and_results import load, yaml_errors
 
 HEADER = (
@@ -182,7 +182,7 @@ def test_the_declarations_type_check_a_consumer_of_free_move(
     tsc = _typescript(pytestconfig)
     write_package(module_plan.build(ruleset), tmp_path)
     (tmp_path / "consumer.ts").write_text(CONSUMER, "utf-8")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )

@@ -25,7 +25,7 @@ from tests import js_queries
 from tests.conftest import compile_snippet
 from tests.test_examples_route_inputs import _vectors, js_answers, replay_python
 from tests.test_free_facing import HEADER, JEEP, TANK, _legs
-from tests.test_js_target import _typescript, node, write_package
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_sight_and_results import load, located
 
 __all__ = ["node"]  # the fixture, used by name
@@ -156,7 +156,7 @@ def test_the_declarations_type_legs_that_name_features_and_the_marks(
     tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset()), tmp_path)
     shutil.copy(Path(__file__).parent / "js" / "free_whole_consumer.ts", tmp_path / "consumer.ts")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )

@@ -24,6 +24,7 @@ from tests import js_queries
 from tests.conftest import load_generated
 from tests.test_js_target import (
     TESTS_JS,
+    TSC_STRICT,
     _typescript,
     mismatched_functions,
     node,
@@ -188,7 +189,7 @@ def test_declarations_type_check_a_consumer_of_facing_routes(
     tsc = _typescript(pytestconfig)
     write_package(_plan("void_patrol"), tmp_path)
     shutil.copy(TESTS_JS / "consumer_facing.ts", tmp_path / "consumer_facing.ts")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer_facing.ts"],
         cwd=tmp_path,

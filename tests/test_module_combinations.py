@@ -25,7 +25,7 @@ from tests.test_free_facing_whole_move import BONUS as FREE_BONUS
 from tests.test_free_facing_whole_move import MARK as FREE_MARK
 from tests.test_free_facing_whole_move import RULES as FREE_WHOLE
 from tests.test_free_facing_whole_move import WATER as FREE_WATER
-from tests.test_js_target import _typescript, node, write_package
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_route_inputs import FACING as LEDGES_FACING
 from tests.test_route_inputs import RULES as LEDGES
@@ -192,6 +192,6 @@ def test_declarations_of_combined_route_features_pass_tsc_strict(
         str(write_package(_compiled(text), tmp_path / name).with_suffix(".d.ts"))
         for name, text in COMBINATIONS.items()
     ]
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = _run(node, str(tsc), *options, *typed)
     assert done.returncode == 0, done.stdout + done.stderr

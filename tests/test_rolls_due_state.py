@@ -25,8 +25,8 @@ from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics.routes import place_rolls
 from tests import js_queries
-from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import _typescript, node, write_package
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_state import HEADER
 
@@ -243,7 +243,7 @@ def test_a_module_with_a_roll_in_a_band_comes_out_formatted_and_typed(
     import_rendered(_ruleset(compiler), tmp_path, "roll_bands_layout")
     assert ruff_would_reformat(tmp_path) == []
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(tmp_path)],
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(MYPY_CACHE), str(tmp_path)],
         capture_output=True,
         text=True,
         check=False,
@@ -257,7 +257,7 @@ def test_the_declarations_type_rolls_due_given_a_state(
     tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset(Compiler())), tmp_path)
     shutil.copy(Path(__file__).parent / "js" / "roll_band_consumer.ts", tmp_path / "consumer.ts")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )

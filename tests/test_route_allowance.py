@@ -5,8 +5,6 @@ examples' check follow)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from rulesdsl.codegen.plan import examples as plan_examples
@@ -14,10 +12,7 @@ from rulesdsl.codegen.python import examples as python_examples
 from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import routes as semantics_routes
-from tests.conftest import compile_snippet
-
-PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly")
-PYTEST += ("-n", "0")
+from tests.conftest import compile_snippet, replay
 
 SOURCE = """\
 ruleset zero "Zero allowance"
@@ -61,12 +56,6 @@ def test_an_allowance_0_example_gets_the_same_answer_at_build_and_in_the_replay(
     vectors = plan_examples.build(rs)
     (tmp_path / "zero.examples.json").write_text(python_examples.vectors_json(vectors), "utf-8")
     (tmp_path / "test_zero_examples.py").write_text(python_examples.render_test(vectors), "utf-8")
-    done = subprocess.run(
-        [*PYTEST, "--rootdir", str(tmp_path), str(tmp_path)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-    )
+    done = replay(tmp_path)
     assert done.returncode == 0, done.stdout[-3000:]
     assert "2 passed" in done.stdout

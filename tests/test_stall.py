@@ -29,8 +29,8 @@ from rulesdsl.semantics import moves as semantic_moves
 from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
-from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import _typescript, node, write_package
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 from tests.test_state import HEADER
@@ -182,7 +182,7 @@ def test_a_module_with_a_roll_on_any_step_comes_out_formatted_and_typed(
 ) -> None:
     import_rendered(_ruleset(compiler, RULES + FACING), tmp_path, "stall_layout")
     assert ruff_would_reformat(tmp_path) == []
-    command = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
+    command = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(MYPY_CACHE)]
     done = subprocess.run(
         [*command, str(tmp_path / "stall_layout.py")], capture_output=True, text=True, check=False
     )
@@ -205,7 +205,7 @@ def test_the_declarations_type_a_roll_on_any_step(
     tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset(Compiler())), tmp_path)
     (tmp_path / "consumer.ts").write_text(CONSUMER, "utf-8")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )

@@ -30,8 +30,8 @@ from rulesdsl.semantics import moves as semantic_moves
 from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
-from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import _typescript, node, write_package
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 
@@ -434,7 +434,8 @@ def test_a_module_with_state_lines_comes_out_formatted_and_typed(
             "-m",
             "mypy",
             "--strict",
-            "--no-incremental",
+            "--cache-dir",
+            str(MYPY_CACHE),
             str(tmp_path / "state_layout.py"),
         ],
         capture_output=True,
@@ -450,7 +451,7 @@ def test_the_declarations_type_a_consumer_passing_a_state(
     tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset(Compiler())), tmp_path)
     shutil.copy(Path(__file__).parent / "js" / "state_consumer.ts", tmp_path / "consumer.ts")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )

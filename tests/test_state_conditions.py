@@ -29,8 +29,8 @@ from rulesdsl.semantics import MissingArgument
 from rulesdsl.variants import changelog
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
-from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import _typescript, node, write_package
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 from tests.test_state import HEADER, RULES
@@ -160,7 +160,8 @@ def test_a_module_with_bands_comes_out_formatted_and_typed(
             "-m",
             "mypy",
             "--strict",
-            "--no-incremental",
+            "--cache-dir",
+            str(MYPY_CACHE),
             str(tmp_path / "bands_layout.py"),
         ],
         capture_output=True,
@@ -377,7 +378,7 @@ def test_the_declarations_type_a_modifier_and_a_sight_rule_given_a_state(
     tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset(Compiler())), tmp_path)
     shutil.copy(Path(__file__).parent / "js" / "band_consumer.ts", tmp_path / "consumer.ts")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )

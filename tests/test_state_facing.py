@@ -26,8 +26,8 @@ from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import facing as semantic_facing
 from tests import js_queries
-from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import _typescript, node, write_package
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
+from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 from tests.test_state import HEADER, RULES
@@ -238,7 +238,8 @@ def test_a_module_with_state_and_facing_lines_comes_out_formatted_and_typed(
             "-m",
             "mypy",
             "--strict",
-            "--no-incremental",
+            "--cache-dir",
+            str(MYPY_CACHE),
             str(tmp_path / "state_facing_layout.py"),
         ],
         capture_output=True,
@@ -280,7 +281,7 @@ def test_the_declarations_type_a_consumer_passing_a_state_to_a_facing_unit(
         options = "{ wind: 0, state: { speed: 5, altitude: 2 } }"
         consumer += f'm.reachable(b, "fighter", [[0, 0], 0], 4, {options});\n'
     (tmp_path / "consumer.ts").write_text(consumer, "utf-8")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
     )

@@ -27,7 +27,7 @@ from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
 from tests import js_queries
-from tests.conftest import compile_snippet, import_rendered
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
@@ -172,7 +172,8 @@ def test_a_module_with_own_ranges_comes_out_formatted_and_typed(tmp_path: Path) 
             "-m",
             "mypy",
             "--strict",
-            "--no-incremental",
+            "--cache-dir",
+            str(MYPY_CACHE),
             str(tmp_path / "own_layout.py"),
         ],
         capture_output=True,

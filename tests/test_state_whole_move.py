@@ -19,7 +19,7 @@ from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import routes as semantic_routes
 from tests import js_queries, js_queries_state_whole
-from tests.conftest import compile_snippet, import_rendered
+from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
 from tests.test_js_target import node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
@@ -213,7 +213,15 @@ def test_state_outcomes_inputs_and_whole_move_rules_together_in_python_and_js(
     python = import_rendered(compiled.ruleset, tmp_path, "state_whole_outcomes")
     assert ruff_would_reformat(tmp_path) == []
     typed = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(python.__file__)],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--cache-dir",
+            str(MYPY_CACHE),
+            str(python.__file__),
+        ],
         capture_output=True,
         text=True,
         check=False,

@@ -350,7 +350,7 @@ def test_the_declarations_type_check_a_consumer_of_effect(
         'effect("fall", "long", "falls", "tank");\n'
     )
     (tmp_path / "consumer.mts").write_text(consumer, "utf-8")
-    options = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"]
+    options = test_js_target.TSC_STRICT
     done = subprocess.run(
         [node, str(tsc), *options, "consumer.mts"], cwd=tmp_path, capture_output=True, text=True
     )
