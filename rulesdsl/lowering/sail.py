@@ -25,16 +25,28 @@ Sail = tuple[tuple[str, float | None], ...]
 
 class Codes(NamedTuple):
     """The codes of a clause by the point of sail: no such arcs, an arc left out, a name that
-    is no arc, an arc given twice."""
+    is no arc, an arc given twice; and what it gives each arc, with the hint for one left
+    out (``{}``: its name)."""
 
     arcs: str
     missing: str
     unknown: str
     twice: str
+    what: str
+    fill: str
 
 
-SAIL = Codes("E496", "E497", "E510", "E511")
-SPEED = Codes("E517", "E518", "E519", "E519")
+SAIL = Codes(
+    "E496", "E497", "E510", "E511", "cost", "give each arc a cost or `impassable`: `{} +0 MP`"
+)
+SPEED = Codes(
+    "E517",
+    "E518",
+    "E519",
+    "E519",
+    "speed",
+    "give each arc a speed: `{} 0` where the unit does not move",
+)
 
 
 def sail(
@@ -95,20 +107,12 @@ def _whole(
     """Every arc costed (E497, E518), and not every one impassable (E512)."""
     assert term.arcs is not None
     missing = [n for n in names if n not in out]
-    if missing and codes is SPEED:
-        lw.err(
-            codes.missing,
-            f"`speed by {term.arcs.text}` gives no speed for {', '.join(missing)}",
-            term.word.pos,
-            f"give each arc a speed: `{missing[0]} 0` where the unit does not move",
-        )
-        return None
     if missing:
         lw.err(
             codes.missing,
-            f"`sail by {term.arcs.text}` gives no cost for {', '.join(missing)}",
+            f"`{term.word.text} {term.arcs.text}` gives no {codes.what} for {', '.join(missing)}",
             term.word.pos,
-            f"give each arc a cost or `impassable`: `{missing[0]} +0 MP`",
+            codes.fill.format(missing[0]),
         )
         return None
     if all(v is None for v in out.values()):
