@@ -14,8 +14,8 @@ issue's row names (CPU time, the minimum of each script's rounds unless it says 
            against a sum of dict lookups)
   compile  compile + module, 5,000 features (bench_speed.py: against CSafeLoader on the YAML
            authoring twin)
-  parse    the DSL parse of those 5,000 features against Lark's lexer and driver alone, and
-           against lark-cython's when it is installed (bench_parse.py)
+  parse    the DSL parse of those 5,000 features and compile + module with today's parser,
+           lark-cython's (when installed) and Lark's standalone parser (bench_parse.py)
   check    rulesdsl check heavy_gear (bench_speed.py: against the import line)
   import   module import, own time (bench_import.py --fresh: against a module of the same
            data as literals)
