@@ -13,8 +13,10 @@ with the same builder:
   standalone   the module ``python -m lark.tools.standalone`` writes from the grammar (into a
                temporary folder), its lexer and driver
 
-Parts (names for --only), CPU time, the minimum of R rounds, the contenders taken in turn in
-each round (a shared machine's load then weighs on all of them alike), after a warm-up:
+Parts (names for --only), CPU time over R rounds, the contenders taken in turn in each round
+(a shared machine's load then weighs on all of them alike), after a warm-up; each row prints
+its minimum and its ratios to a reference row, of the minimums and paired (the median of the
+ratios round by round):
 
   same      whether each contender gives today's syntax tree and diagnostics (positions
             included) on the N-feature file, every bundled .terrain ruleset, and broken copies
