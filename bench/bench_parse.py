@@ -25,10 +25,11 @@ ratios round by round):
   parse     the N-feature file (bench/gen_ruleset.py) and heavy_gear: each contender against
             today's, and Lark's and lark-cython's lexer and driver alone (reductions that
             build nothing): what an engine alone costs
-  compile   compile + Python module of the N-feature file (``Compiler`` with each parser)
-            against CSafeLoader loading its YAML authoring twin (issue 44's reference) and
-            against today's; with Lark's lexer and driver alone timed in the same rounds,
-            what would be left with an engine that cost nothing
+  compile   compile + Python module (``Compiler`` with each parser) of heavy_gear, against
+            today's, and of the N-feature file, against CSafeLoader loading its YAML
+            authoring twin (issue 44's reference) and against today's; with Lark's lexer and
+            driver alone timed in the same rounds, what would be left with an engine that
+            cost nothing
   fresh     heavy_gear parsed in a new interpreter (imports, the parser's load, the parse),
             today's and lark-cython; and a new interpreter that only loads Lark's parser
             from its cache, or only the standalone module (its parse is Lark's Python code:
@@ -187,32 +188,37 @@ def bench_parse(parsers: dict[str, Parser], texts: dict[str, str], rounds: int) 
         show(times, "today's")
 
 
-def bench_compile(parsers: dict[str, Parser], n: int, rounds: int) -> None:
-    import yaml
-
+def compile_with(parser: Parser, path: Path) -> Callable[[], None]:
+    """Compile + Python module of ``path``, the compiler parsing with ``parser``."""
     from rulesdsl.codegen.targets import render_python
     from rulesdsl.compiler import Compiler
     from rulesdsl.sources import Limits
 
+    def call() -> None:
+        compiler = Compiler(Limits(file_bytes=64 << 20))
+        compiler._parser = parser
+        compiled = compiler.compile_file(path)
+        assert compiled.ok and compiled.ruleset is not None
+        render_python(compiled.ruleset)
+
+    return call
+
+
+def bench_compile(parsers: dict[str, Parser], n: int, rounds: int) -> None:
+    import yaml
+
     paths = write(n, DATA, ("yaml",))
     twin = paths["yaml"]
-
-    def compile_with(parser: Parser) -> Callable[[], None]:
-        def call() -> None:
-            compiler = Compiler(Limits(file_bytes=64 << 20))
-            compiler._parser = parser
-            compiled = compiler.compile_file(paths["terrain"])
-            assert compiled.ok and compiled.ruleset is not None
-            render_python(compiled.ruleset)
-
-        return call
-
+    small = {name: compile_with(parser, HEAVY_GEAR) for name, parser in parsers.items()}
+    times = best(small, rounds)
+    print(f"compile + module, heavy_gear, CPU, min of {rounds} rounds:")
+    show(times, "today's")
     rows: dict[str, Callable[[], object]] = {
         "CSafeLoader, the YAML twin": lambda: yaml.load(
             twin.read_text("utf-8"), Loader=yaml.CSafeLoader
         )
     }
-    rows.update({name: compile_with(parser) for name, parser in parsers.items()})
+    rows.update({name: compile_with(parser, paths["terrain"]) for name, parser in parsers.items()})
     lark: Any = parsers["today's"]._lark
     text = paths["terrain"].read_text("utf-8")
     engine = engine_alone(lark, LarkParser, lark.parser._make_lexer_thread, text)
