@@ -165,8 +165,8 @@ else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
 
 
 @dataclass(frozen=True)
-class Book(Named):
-    """A book the ruleset's sources cite (``book NAME "Title"``)."""
+class Book(Named):  # a book the ruleset's sources cite (no docstring: none in the schema)
+    pass
 
 
 @dataclass(frozen=True)
@@ -194,8 +194,8 @@ class Precedence:
 
 
 @dataclass(frozen=True)
-class ContextValue(Named):
-    """One value of a context (``context weapon : energy, ballistic``)."""
+class ContextValue(Named):  # a value of a context (``context weapon : energy, ballistic``)
+    pass
 
 
 @dataclass(frozen=True)
