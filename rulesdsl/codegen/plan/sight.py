@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from rulesdsl import ir, semantics
 from rulesdsl.codegen.plan import values
 from rulesdsl.semantics import effects
-from rulesdsl.words import Total, total
 
 SightValue = values.Literal | values.OnceCost
 """A place's value under a sight rule: a number, a marker, or a step's answer for the length
@@ -74,7 +74,7 @@ def rule(rs: ir.Ruleset, sight: ir.Sight) -> SightRule:
         id=sight.id,
         labels=dict(sight.info.labels),
         blocks_at=sight.blocks_at,
-        blocks_above=_ABOVE[sight.blocks_when],
+        blocks_above=_above(sight.blocks_when),
         counts=sight.counts,
         crossed=sight.crossed,
         target_inside=sight.target_inside,
@@ -83,8 +83,14 @@ def rule(rs: ir.Ruleset, sight: ir.Sight) -> SightRule:
     )
 
 
-_ABOVE: Total[ir.SightBound, bool] = total(ir.SightBound, {"at": False, "above": True})
-"""Whether a sight rule blocks above its threshold (else at it)."""
+def _above(bound: ir.SightBound) -> bool:
+    match bound:
+        case "at":
+            return False
+        case "above":
+            return True
+        case _:
+            assert_never(bound)
 
 
 def build(rs: ir.Ruleset) -> SightPlan:
