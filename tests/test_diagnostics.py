@@ -104,6 +104,10 @@ def test_missing_ruleset_declaration(compiler: Compiler) -> None:
     assert found(compiler, 'version 1.0.0\nmode a "A"\n') == [("E110", 1, 1)]
 
 
+def test_a_second_ruleset_line_is_e110_at_its_name(compiler: Compiler) -> None:
+    assert found(compiler, body('ruleset other "Other"\n')) == [("E110", line(1), 9)]
+
+
 def test_value_of_the_wrong_kind(compiler: Compiler) -> None:
     text = body('layer t "T" {\n  odd "Odd" | "three"\n}\n')
     assert found(compiler, text) == [("E201", line(2), 15)]

@@ -214,7 +214,8 @@ def test_the_sheet_prints_the_rounding_rule_in_every_language(compiler: Compiler
     for lang, line in ROUNDING_LINES.items():
         text = render_sheet(compiled.ruleset, "md", lang).decode("utf-8")
         assert line in text.replace("\u00a0", " ").replace("\u202f", " "), lang
-        assert "| 2:1 |" in text or "2:1 |" in text  # a column at a ratio: its label alone
+        assert "| 2:1 |" in text, lang  # a column at a ratio its label says: the label alone
+        assert "2:1 (" not in text, lang
 
 
 # ---- the chance of each outcome per column -------------------------------------------------

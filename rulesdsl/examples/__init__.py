@@ -507,7 +507,7 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
         if found is None and n < len(args.positional):
             found = args.at(n, p.name)
         if found is None and p.default is not None:
-            inputs[p.name] = _default(p.default)
+            inputs[p.name] = _scalar(p.default)
             continue
         if found is None:
             raise Unanswerable(f"{decision.id}() needs '{p.name}'")
@@ -540,8 +540,9 @@ def _decision(args: _Args, decision: ir.Decision) -> Answered:
     )
 
 
-def _default(value: ir.Number | ir.Flag | ir.Symbol) -> float | bool | str:
-    """A left-out input's default, as the decision reads it (a key by its name)."""
+def _scalar(value: ir.Number | ir.Flag | ir.Symbol) -> float | bool | str:
+    """A number, a flag or a name as plain data (a key by its name): a left-out input's
+    default, as the decision reads it, and an example's argument."""
     match value:
         case ir.Number(value=n):
             return n
@@ -559,12 +560,8 @@ def _default(value: ir.Number | ir.Flag | ir.Symbol) -> float | bool | str:
 def _arg_plain(a: ir.ExampleArg) -> Any:
     def one(v: ir.Value) -> Any:
         match v:
-            case ir.Number(value=n):
-                return n
-            case ir.Flag(value=flag):
-                return flag
-            case ir.Symbol(name=name):
-                return name
+            case ir.Number() | ir.Flag() | ir.Symbol():
+                return _scalar(v)
             case ir.Text(text=text):
                 return text
             case ir.Marker() | ir.Same() | ir.PerDistance() | ir.OnceCost() | ir.NonCost():

@@ -131,6 +131,7 @@ from rulesdsl.ir.values import Labels as Labels
 from rulesdsl.ir.values import Lang as Lang
 from rulesdsl.ir.values import Marker as Marker
 from rulesdsl.ir.values import MarkerKind as MarkerKind
+from rulesdsl.ir.values import Named as Named
 from rulesdsl.ir.values import NewId as NewId
 from rulesdsl.ir.values import NonCost as NonCost
 from rulesdsl.ir.values import Number as Number
@@ -164,15 +165,12 @@ else:  # the same decorator, its methods' bytecode kept between runs (issue 29)
 
 
 @dataclass(frozen=True)
-class Book:
-    id: NewId
-    info: Info
+class Book(Named):  # a book the ruleset's sources cite (no docstring: none in the schema)
+    pass
 
 
 @dataclass(frozen=True)
-class Mode:
-    id: NewId
-    info: Info
+class Mode(Named):
     keywords: tuple[Id, ...] = ()
     """``mode NAME : g1, g2``: the groups the mode names as its keywords (it is a member of
     each; :attr:`Group.members` lists it too)."""
@@ -182,9 +180,7 @@ class Mode:
 
 
 @dataclass(frozen=True)
-class Group:
-    id: NewId
-    info: Info
+class Group(Named):
     members: tuple[Id, ...]
 
 
@@ -198,18 +194,15 @@ class Precedence:
 
 
 @dataclass(frozen=True)
-class ContextValue:
-    id: NewId
-    info: Info
+class ContextValue(Named):  # a value of a context (``context weapon : energy, ballistic``)
+    pass
 
 
 @dataclass(frozen=True)
-class Context:
+class Context(Named):
     """What a modifier can be keyed by (``by weapon``). ``of_modes``: the built-in context
     ``mode`` of a ruleset that declares none of that name, whose values are its modes."""
 
-    id: NewId
-    info: Info
     values: tuple[ContextValue, ...]
     of_modes: bool = False
 
@@ -246,9 +239,7 @@ map (``map``) or stand on its edges (``edges``)."""
 
 
 @dataclass(frozen=True)
-class Layer:
-    id: NewId
-    info: Info
+class Layer(Named):
     scope: LayerScope
     """``edges``: the features stand on the edges between places (hexsides), paid on crossing."""
     columns: tuple[Id, ...]
@@ -259,11 +250,9 @@ class Layer:
 
 
 @dataclass(frozen=True)
-class Factor:
+class Factor(Named):
     """A row of a modifier block: something that adds to the modifier by itself."""
 
-    id: NewId
-    info: Info
     cell: Cell
 
 
@@ -328,7 +317,7 @@ class SightFactor:
 
 
 @dataclass(frozen=True)
-class Modifier:
+class Modifier(Named):
     """A summed modifier such as to-hit, with per-item values resolved by context value.
 
     ``values[item][key]``: the contribution of ``item`` (a feature or factor); key ``""`` is
@@ -337,8 +326,6 @@ class Modifier:
     their members).
     """
 
-    id: NewId
-    info: Info
     context: Id | None
     factors: tuple[Factor, ...]
     combinations: tuple[Combination, ...]
@@ -406,9 +393,7 @@ StepTerm = RateTerm | FloorTerm | ImpassableTerm | FreeTerm
 
 
 @dataclass(frozen=True)
-class Step:
-    id: NewId
-    info: Info
+class Step(Named):
     param: NewId
     param_unit: str
     result_unit: str | None
@@ -423,7 +408,7 @@ blocks), ``above`` (only a total greater than it, `blocks above 2`, issue 40).""
 
 
 @dataclass(frozen=True)
-class Sight:
+class Sight(Named):
     """A line-of-sight rule: a layer column whose values add up along a line of places.
 
     ``counts``: which places of the line count (``between``: only the places between the
@@ -439,8 +424,6 @@ class Sight:
     the viewer's unit type picks its value as for costs (:func:`rulesdsl.semantics.written_cost`).
     """
 
-    id: NewId
-    info: Info
     blocks_at: float | None
     counts: SightCounts
     crossed: str | None = None
@@ -452,12 +435,10 @@ class Sight:
 
 
 @dataclass(frozen=True)
-class Trigger:
+class Trigger(Named):
     """When it happens: optionally a check roll (``check`` at least ``at_least``), then
     ``times`` rolls on ``table`` with the dice modifier ``modifier``."""
 
-    id: NewId
-    info: Info
     table: Id
     check: DiceRoll | None = None
     at_least: int | None = None
@@ -477,11 +458,9 @@ class Exclusion:
 
 
 @dataclass(frozen=True)
-class ScenarioParam:
+class ScenarioParam(Named):
     """A value a scenario or house rule fills in; ``value`` is None while unfilled."""
 
-    id: NewId
-    info: Info
     unit: str
     value: Value | None = None
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from rulesdsl.ir.values import Id, Info, NewId, Value
+from rulesdsl.ir.values import Id, Info, Named, Value
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -67,12 +67,10 @@ class Question:
 
 
 @dataclass(frozen=True)
-class Example:
+class Example(Named):
     """``example NAME "Title" { ... }``: a worked example, checked at every build (issue 27).
     ``inherited``: the base ruleset that states it, when a variant inherits it unchanged
     (empty for the ruleset's own examples and those a variant restates)."""
 
-    id: NewId
-    info: Info
     questions: tuple[Question, ...]
     inherited: str = ""

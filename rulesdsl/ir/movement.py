@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
-from rulesdsl.ir.values import DiceRoll, Id, Info, NewId, Number, Value
+from rulesdsl.ir.values import DiceRoll, Id, Info, Named, Number, Value
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -22,11 +22,9 @@ GridShape = Literal["square", "hex"]
 
 
 @dataclass(frozen=True)
-class Grid:
+class Grid(Named):
     """A grid: one cell's size in one or more units, and the diagonal cost cycle in cells."""
 
-    id: NewId
-    info: Info
     size: tuple[Number, ...]
     diagonals: tuple[int, ...]
     shape: GridShape = "square"
@@ -130,15 +128,13 @@ class FreeFacing:
 
 
 @dataclass(frozen=True)
-class MoveKind:
+class MoveKind(Named):
     """``move run "Run" : allowance times 2, not water``: a kind of move beside the unit type
     (issue 24). The unit's allowance becomes ``allowance * factor + amount``; ``barred``: the
     features a unit making this move may not enter (PROHIBITED). A cost or roll cell may key an
     entry by the kind; it wins over the unit type's and its keywords' entries, so a cell
     without one keeps answering by the unit's keywords."""
 
-    id: NewId
-    info: Info
     factor: float = 1
     amount: float = 0
     barred: tuple[Id, ...] = ()
@@ -164,7 +160,7 @@ RollCombine = Literal["sum", "highest", "lowest"]
 
 
 @dataclass(frozen=True)
-class RollRule:
+class RollRule(Named):
     """``roll bog "Bog-down roll" : 2d6 on entering``: a layer column whose features make a roll
     due on the map (issue 24). Each feature's cell gives, per unit type, keyword or kind of
     move, the roll's modifier, or ``no`` (that unit does not roll). ``values[feature][mode]``
@@ -176,8 +172,6 @@ class RollRule:
     ``combine``; a whole-map condition only adds its value to a roll that its place's features
     make due (an effect that feeds the roll)."""
 
-    id: NewId
-    info: Info
     when: RollWhen
     dice: DiceRoll | None = None
     table: Id | None = None
@@ -204,18 +198,16 @@ class Arc:
 
 
 @dataclass(frozen=True)
-class Arcs:
+class Arcs(Named):
     """``arcs NAME { ... }`` (issue 40): named arcs around a unit's facing. A bearing is in
     the first arc listed whose span holds it, ends included; together they cover the circle."""
 
-    id: NewId
-    info: Info
     unit: ArcUnit
     arcs: tuple[Arc, ...]
 
 
 @dataclass(frozen=True)
-class WholeMove:
+class WholeMove(Named):
     """``whole move NAME "Label" : crosses F [or G]`` or ``... : at most N F [or G]``: a
     condition on the whole route (issue 40). A step counts when the edge it crosses or the
     place it enters has one of ``features``. With ``most`` None, a route with such a step
@@ -224,8 +216,6 @@ class WholeMove:
     (``on F [or G], allowance +N``), a route every step of which counts may cost the allowance
     plus ``bonus`` (in the cost unit)."""
 
-    id: NewId
-    info: Info
     features: tuple[Id, ...]
     most: int | None = None
     bonus: float | None = None
@@ -261,14 +251,12 @@ class StateRange:
 
 
 @dataclass(frozen=True)
-class State:
+class State(Named):
     """``state speed "Speed" : 0 to 8, debris -2``: a whole number a unit carries from move to
     move (issue 40), from ``low`` to ``high``, and what changes it. Route searches given a
     starting state carry it step by step; a change that takes it out of its range is a step
     the unit may not take."""
 
-    id: NewId
-    info: Info
     low: int
     high: int
     changes: tuple[StateChange, ...] = ()
@@ -292,12 +280,10 @@ class DriftEntry:
 
 
 @dataclass(frozen=True)
-class Drift:
+class Drift(Named):
     """``drift wind "Wind drift" : 1, balloon 2, heavy 0`` (issue 40): at the end of its move
     the wind (the route searches' ``wind``) carries a unit downwind, place by place on the
     board's grid, at no cost; it stops before the map's edge, a place it may not enter or may
     not end in, and in a place where it must stop."""
 
-    id: NewId
-    info: Info
     entries: tuple[DriftEntry, ...] = ()

@@ -10,7 +10,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
 from rulesdsl.ir.arith import ArithOperand, Rounding
-from rulesdsl.ir.values import DiceRoll, Flag, Id, Info, NewId, Number, Symbol, Value
+from rulesdsl.ir.values import DiceRoll, Flag, Id, Info, Named, NewId, Number, Symbol, Value
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -213,9 +213,7 @@ class DecisionRow:
 
 
 @dataclass(frozen=True)
-class Decision:
-    id: NewId
-    info: Info
+class Decision(Named):
     params: tuple[Param, ...]
     result: Id | None
     rows: tuple[DecisionRow, ...]
@@ -240,22 +238,18 @@ class Row:
 
 
 @dataclass(frozen=True)
-class Table:
+class Table(Named):
     """A plain table. One column: ``lookup(table, row)``; more: ``lookup(table, column, row)``."""
 
-    id: NewId
-    info: Info
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
 
 
 @dataclass(frozen=True)
-class DiceModifier:
+class DiceModifier(Named):
     """A dice modifier: ``value`` added to the roll; on a results table, ``shift`` moves the
     column instead (``shift left 1`` is -1, issue 25)."""
 
-    id: NewId
-    info: Info
     value: int
     shift: int = 0
     on_doubles: bool = False
@@ -277,9 +271,7 @@ class DiceRow:
 
 
 @dataclass(frozen=True)
-class DiceTable:
-    id: NewId
-    info: Info
+class DiceTable(Named):
     dice: DiceRoll
     modifiers: tuple[DiceModifier, ...]
     rows: tuple[DiceRow, ...]
@@ -296,15 +288,13 @@ the column (a gun class: ``column heavy "Heavy"``, issue 40)."""
 
 
 @dataclass(frozen=True)
-class ResultColumn:
+class ResultColumn(Named):
     """A column of a results table, chosen by the table's input: ``up to`` ``value`` (the
     input at most ``value``, above the previous column's bound), ``above`` ``value``, or
     ``at`` ``value`` (a point: the table's rounding says where values between points fall).
     ``unit``: the unit the bound is written in (``up to 6 in``); ``ratio``: the bound's terms
     when written as a ratio (``at 2:1``)."""
 
-    id: NewId
-    info: Info
     bound: ColumnBound
     value: float
     unit: str | None = None
@@ -337,12 +327,10 @@ class ResultRow:
 
 
 @dataclass(frozen=True)
-class ResultsTable:
+class ResultsTable(Named):
     """A results table: the column picked by the value of ``by`` (odds, firepower), the row
     by the modified total, natural rows tested first on the natural roll."""
 
-    id: NewId
-    info: Info
     dice: DiceRoll
     by: Id
     columns: tuple[ResultColumn, ...]

@@ -319,6 +319,15 @@ class Info:
     all and the notes for its unit type or one of its keywords."""
 
 
+@dataclass(frozen=True)
+class Named:
+    """A declared item of the ruleset: its name (``id``) and its labels, notes and source
+    reference (``info``)."""
+
+    id: NewId
+    info: Info
+
+
 StepTermKind = Literal["rate", "floor", "impassable", "free"]
 """The word of each term of :data:`StepTerm` (its ``kind``), as a variant's path names it."""
 StepField = Literal["amount", "per", "at"]

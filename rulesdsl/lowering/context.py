@@ -115,6 +115,11 @@ class Context:
         """E101 at ``name``, a name not among ``known``: the hint is the nearest of them."""
         self.err("E101", message, name.pos, did_you_mean(name.text, known))
 
+    def once(self, items: Sequence[s.Item], code: str, message: str, hint: str) -> None:
+        """``code`` at the name of each of ``items`` after the first: a line a file has once."""
+        for extra in items[1:]:
+            self.err(code, message, extra.name.pos, hint)
+
     def warn(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
         if self.cap.admits(code, pos):
             self.diags.append(warning(code, message, pos, hint))

@@ -44,23 +44,12 @@ def _reads_numbers(reading: ir.Reading) -> bool:
 
 
 class DecisionLowering:
-    """One decision's lowering; it borrows the ruleset lowerer's names, errors and tables."""
+    """One decision's lowering, through the ruleset's lowering context ``lw`` (its names,
+    errors and tables)."""
 
     def __init__(self, host: Context, decl: s.DecisionDecl) -> None:
         self.decl = decl
-        self.err = host.err
-        self.warn = host.warn
-        self.unknown = host.unknown
-        self.symbols = host.symbols
-        self.tables = host.tables
-        self.info = host.info
-        self.where = host.where
-        self.info_of = host.info_of
-        self.unit = host.unit
-        self.number = host.number
-        self.header = host.header
-        self.modifier_values = host.modifier_values
-        self.factor_info = host.factor_info
+        self.lw = host
         self.decision_keys: dict[str, str] = {}
         """Inputs that hold a key: input name -> table id."""
         self.totals: dict[str, str] = {}
@@ -68,7 +57,7 @@ class DecisionLowering:
         self.key_axis: dict[str, ir.Axis] = {}
         """Whether each key input names a row or a column of its table."""
         self.arith = ArithLowering(
-            self.err, self.where, self.number, self.decision_keys, host.steps, host.decisions
+            host.err, host.where, host.number, self.decision_keys, host.steps, host.decisions
         )
 
     def run(self) -> ir.Decision:
@@ -76,20 +65,22 @@ class DecisionLowering:
         params: dict[str, str] = {}
         for p in decl.params:
             unit = p.unit.text
-            if unit not in DIMENSIONS and self.symbols.kind_of(unit) == "table":
+            if unit not in DIMENSIONS and self.lw.symbols.kind_of(unit) == "table":
                 self.decision_keys[p.name.text] = unit  # the input is a key of that table
                 unit = KEY_UNIT
-            elif unit not in DIMENSIONS and self.symbols.kind_of(unit) == "modifier":
+            elif unit not in DIMENSIONS and self.lw.symbols.kind_of(unit) == "modifier":
                 self.totals[p.name.text] = unit  # the input is that modifier's items, summed
-                unit = self.header.units.get("modifier", "points")
+                unit = self.lw.header.units.get("modifier", "points")
             elif unit != BOOL_UNIT:
-                self.unit(p.unit, None)
+                self.lw.unit(p.unit, None)
             if p.name.text in params:
-                self.err("E102", f"input '{p.name.text}' is declared twice", p.name.pos)
+                self.lw.err("E102", f"input '{p.name.text}' is declared twice", p.name.pos)
             params[p.name.text] = unit
         result_values: dict[str, dict[str, ir.Value]] = {}
-        if decl.result is not None and self.symbols.require(decl.result, ("modifier",), "modifier"):
-            result_values = self.modifier_values.get(decl.result.text, {})
+        if decl.result is not None and self.lw.symbols.require(
+            decl.result, ("modifier",), "modifier"
+        ):
+            result_values = self.lw.modifier_values.get(decl.result.text, {})
         outcomes: dict[str, ir.Outcome] = {}
         rows = []
         units: set[str] = set()  # of the numbers the rows give
@@ -102,7 +93,7 @@ class DecisionLowering:
                 value = None
                 if decl.result is not None:
                     if oid not in result_values:
-                        self.err(
+                        self.lw.err(
                             "E101",
                             f"'{oid}' is not a factor of '{decl.result.text}'",
                             row.outcome.name.pos,
@@ -110,43 +101,43 @@ class DecisionLowering:
                         )
                     else:
                         value = result_values[oid].get("")
-                info = self.info(row.outcome)
-                if not row.outcome.labels and oid in self.factor_info:
-                    info = self.factor_info[oid]
+                info = self.lw.info(row.outcome)
+                if not row.outcome.labels and oid in self.lw.factor_info:
+                    info = self.lw.factor_info[oid]
                 outcomes[oid] = ir.Outcome(oid, info, value)
-                self.where.record(outcomes[oid], row.outcome.name.pos)
+                self.lw.where.record(outcomes[oid], row.outcome.name.pos)
             answer = None if row.answer is None else self._answer(row.answer, params, units)
             if len(conditions) != len(row.conditions) or (row.answer and not answer):
                 continue  # a condition failed (and said why): the row is not an `otherwise`
-            info = self.info_of({}, row.outcome.extras)
+            info = self.lw.info_of({}, row.outcome.extras)
             rows.append(ir.DecisionRow(conditions, oid, info, answer))
-            self.where.record(rows[-1], row.pos)
+            self.lw.where.record(rows[-1], row.pos)
         self._never_negative(params)
         self._check_answers(units)
-        defaults.check_order(self.err, decl.params)
+        defaults.check_order(self.lw.err, decl.params)
         inputs: list[ir.Param] = []
         for p in decl.params:
             name = p.name.text
             if name in params and name not in (i.name for i in inputs):
                 key_of = self.decision_keys.get(name)
-                table = self.tables.get(key_of) if key_of is not None else None
-                given = defaults.default(self.err, p, params[name], table)
+                table = self.lw.tables.get(key_of) if key_of is not None else None
+                given = defaults.default(self.lw.err, p, params[name], table)
                 param = ir.Param(
                     name, params[name], key_of, self._axis(name), given, self._signed(p, name)
                 )
                 if name in self.totals:
                     param = replace(param, total_of=self.totals[name])
-                self.where.record(param, p.name.pos)
+                self.lw.where.record(param, p.name.pos)
                 inputs.append(param)
         decision = ir.Decision(
             decl.item.name.text,
-            self.info(decl.item),
+            self.lw.info(decl.item),
             tuple(inputs),
             decl.result.text if decl.result else None,
             tuple(rows),
             tuple(outcomes.values()),
         )
-        self.where.record(decision, decl.item.name.pos)
+        self.lw.where.record(decision, decl.item.name.pos)
         return decision
 
     def _never_negative(self, params: dict[str, str]) -> None:
@@ -156,7 +147,7 @@ class DecisionLowering:
         for name, pos in self.arith.absolute:
             if name not in signed and least(params[name]) is not None:
                 unit = params[name]
-                self.warn(
+                self.lw.warn(
                     "W375",
                     f"abs({name}): '{name}' in {unit} is never below 0, the module refuses it",
                     pos,
@@ -168,7 +159,7 @@ class DecisionLowering:
         if not p.signed:
             return False
         if name in self.decision_keys or p.unit.text == BOOL_UNIT:
-            self.err(
+            self.lw.err(
                 "E375",
                 f"input '{name}' is not a number: only a number may be `signed`",
                 p.unit.pos,
@@ -190,7 +181,7 @@ class DecisionLowering:
         ref = self._cell_ref(node.cell, params, reading, None)
         if ref is None:
             return None
-        for _, _, value in self._cells(node.cell, self.tables[ref.table], ref.input) or ():
+        for _, _, value in self._cells(node.cell, self.lw.tables[ref.table], ref.input) or ():
             match value:
                 case ir.Number(unit=unit) | ir.Rate(amount=ir.Number(unit=unit)):
                     units.update([unit] if unit else [])
@@ -207,7 +198,7 @@ class DecisionLowering:
         if not given:
             return
         if self.decl.result is not None:
-            self.err(
+            self.lw.err(
                 "E229",
                 f"a decision whose outcomes are the factors of '{self.decl.result.text}' "
                 "gives no number of its own",
@@ -216,7 +207,7 @@ class DecisionLowering:
             )
         for row in self.decl.rows:
             if row.answer is None:
-                self.err(
+                self.lw.err(
                     "E229",
                     f"row '{row.outcome.name.text}' gives no number, and other rows do",
                     row.outcome.name.pos,
@@ -224,7 +215,7 @@ class DecisionLowering:
                 )
         if len(units) > 1:
             first, second = sorted(units)[:2]
-            self.err(
+            self.lw.err(
                 "E225",
                 f"the decision gives numbers in '{first}' and in '{second}'",
                 self.decl.item.name.pos,
@@ -270,7 +261,7 @@ class DecisionLowering:
                 case unknown:
                     assert_never(unknown)
         if holds is None:
-            self.err(
+            self.lw.err(
                 "E210",
                 "yes/no values compare only with yes or no, by = or !=",
                 node.pos,
@@ -285,7 +276,7 @@ class DecisionLowering:
         if other.ref is not None and other.ref.text not in params:
             self._unknown_input(other.ref, params)
             return None
-        self.err(
+        self.lw.err(
             "E210",
             "yes or no compares with a yes/no input or table cell",
             node.pos,
@@ -300,7 +291,7 @@ class DecisionLowering:
                 return None
             if params[node.ref.text] == KEY_UNIT:
                 table = self.decision_keys[node.ref.text]
-                self.err(
+                self.lw.err(
                     "E211",
                     f"input '{node.ref.text}' names a key of table '{table}' and is not a number",
                     node.ref.pos,
@@ -308,7 +299,7 @@ class DecisionLowering:
                 )
                 return None
             if params[node.ref.text] == BOOL_UNIT:
-                self.err(
+                self.lw.err(
                     "E210",
                     f"input '{node.ref.text}' is yes/no, not a number",
                     node.ref.pos,
@@ -317,13 +308,13 @@ class DecisionLowering:
                 return None
             scale = 1.0
             if node.scale is not None:
-                number = self.number(node.scale, None)
+                number = self.lw.number(node.scale, None)
                 scale = number.value if number else 1.0
             operand = ir.InputOperand(node.ref.text, node.scale_op, scale)
-            self.where.record(operand, node.scale.pos if node.scale else node.pos)
+            self.lw.where.record(operand, node.scale.pos if node.scale else node.pos)
             return operand
         assert node.literal is not None
-        number = self.number(node.literal, None)
+        number = self.lw.number(node.literal, None)
         return ir.LiteralOperand(number.value, number.unit) if number else None
 
     def _arith_comparison(
@@ -382,7 +373,7 @@ class DecisionLowering:
 
     def _unknown_input(self, name: s.Name, params: dict[str, str]) -> None:
         """E101: ``name`` is no input of the decision."""
-        self.unknown(f"unknown input '{name.text}'", name, params)
+        self.lw.unknown(f"unknown input '{name.text}'", name, params)
 
     @staticmethod
     def _is_flag(node: s.OperandNode, params: dict[str, str]) -> bool:
@@ -403,15 +394,15 @@ class DecisionLowering:
         self, node: s.CellRefNode, params: dict[str, str], reading: Reading, unit: str | None
     ) -> ir.CellRef | None:
         """The cells ``node`` may pick, one per key of its input, resolved into bounds."""
-        if not self.symbols.require(node.table, ("table",), "table"):
+        if not self.lw.symbols.require(node.table, ("table",), "table"):
             return None
-        table = self.tables[node.table.text]
+        table = self.lw.tables[node.table.text]
         key = node.key.text
         if key not in params:
             self._unknown_input(node.key, params)
             return None
         if self.decision_keys.get(key) != table.id:
-            self.err(
+            self.lw.err(
                 "E211",
                 f"input '{key}' is not a key of table '{table.id}'",
                 node.key.pos,
@@ -423,7 +414,7 @@ class DecisionLowering:
             return None
         axis: ir.Axis = "column" if node.row is not None else "row"
         if self.key_axis.setdefault(key, axis) != axis:
-            self.err(
+            self.lw.err(
                 "E211",
                 f"input '{key}' names a row of '{table.id}' in one condition and "
                 "a column in another",
@@ -466,7 +457,7 @@ class DecisionLowering:
         if len(table.columns) > 1:
             return self._row_cells(node, table, key)
         if node.row is not None:
-            self.err(
+            self.lw.err(
                 "E211",
                 f"table '{table.id}' has one column: its rows are the keys",
                 node.row.pos,
@@ -479,7 +470,7 @@ class DecisionLowering:
         """``table.<column>[key]``: the column's cell in each row."""
         index = next((i for i, c in enumerate(table.columns) if c.id == column.text), None)
         if index is None:
-            self.unknown(
+            self.lw.unknown(
                 f"unknown column '{column.text}' of table '{table.id}'",
                 column,
                 [c.id for c in table.columns],
@@ -493,7 +484,7 @@ class DecisionLowering:
     def _row_cells(self, node: s.CellRefNode, table: ir.Table, key: str) -> list[_Cell] | None:
         """``table[key].<row>`` of a table with several columns: the row's cell in each column."""
         if node.row is None:
-            self.err(
+            self.lw.err(
                 "E211",
                 f"table '{table.id}' has several columns: name the row or the column",
                 node.pos,
@@ -502,7 +493,7 @@ class DecisionLowering:
             return None
         row = next((r for r in table.rows if r.key == node.row.text), None)
         if row is None:
-            self.unknown(
+            self.lw.unknown(
                 f"unknown row '{node.row.text}' of table '{table.id}'",
                 node.row,
                 [r.key for r in table.rows],
@@ -522,7 +513,7 @@ class DecisionLowering:
             self._unknown_input(node.over, params)
             return False
         if not _reads_numbers(reading) or over_unit not in DIMENSIONS:
-            self.err(
+            self.lw.err(
                 "E211",
                 "`over` takes an input with a unit, to scale a rate cell",
                 node.over.pos,
@@ -545,7 +536,7 @@ class DecisionLowering:
 
         def same(cell_unit: str | None, other: str | None) -> bool:
             if cell_unit is not None and other is not None and cell_unit != other:
-                self.err(
+                self.lw.err(
                     "E203",
                     f"cell {where} is in '{cell_unit}', compared with '{other}'",
                     pos,
@@ -562,7 +553,7 @@ class DecisionLowering:
                 case ir.Number(value=v, unit=u) if same(u, unit):
                     return ir.Bound(v)
                 case ir.Rate() if over_unit is None:
-                    self.err(
+                    self.lw.err(
                         "E211",
                         f"cell {where} is a rate: the bound needs a distance",
                         pos,
@@ -597,5 +588,5 @@ class DecisionLowering:
             if not _reads_numbers(reading)
             else "a number, a rate, a trade, `any`, `none`, yes or no"
         )
-        self.err("E201", f"cell {where} is {what}; a comparison needs {need}", pos)
+        self.lw.err("E201", f"cell {where} is {what}; a comparison needs {need}", pos)
         return None

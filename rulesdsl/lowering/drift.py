@@ -20,13 +20,12 @@ def drifts(
     states: Sequence[ir.State],
 ) -> tuple[ir.Drift, ...]:
     """The ruleset's drift line, checked: E441 for a second one."""
-    for extra in decls[1:]:
-        lw.err(
-            "E441",
-            "a ruleset has one `drift` line",
-            extra.item.name.pos,
-            "give every unit type its distance on the first `drift` line",
-        )
+    lw.once(
+        [d.item for d in decls],
+        "E441",
+        "a ruleset has one `drift` line",
+        "give every unit type its distance on the first `drift` line",
+    )
     return tuple(drift(lw, d, grids, modes, states) for d in decls[:1])
 
 

@@ -240,13 +240,12 @@ class _Lowerer(TableLowering):
             )
         else:
             h.item = rulesets[0].item
-            for extra in rulesets[1:]:
-                self.err(
-                    "E110",
-                    "a file declares one ruleset",
-                    extra.item.name.pos,
-                    "split the second ruleset into a file of its own",
-                )
+            self.once(
+                [r.item for r in rulesets],
+                "E110",
+                "a file declares one ruleset",
+                "split the second ruleset into a file of its own",
+            )
         versions = self.of(s.VersionDecl)
         if not versions:
             self.err(

@@ -22,6 +22,7 @@ from rulesdsl.printed.sheet_view import (
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics.dice import chance_at_least
 from rulesdsl.variants.changelog import path_text, read_sight_threshold
+from rulesdsl.words import Total, total
 
 
 class MoreBlocks(MovementBlocks):
@@ -409,7 +410,7 @@ class MoreBlocks(MovementBlocks):
             value = self.column_value(c)
             word = _column_word(c.bound)
             label = self.label(c.info, c.id)
-            if word is None or (_at_point(c.bound) and value in label):
+            if word is None or (_AT_POINT[c.bound] and value in label):
                 text = label  # a category, or a point its label says (`2:1`)
             else:
                 text = f"{label} ({self.w(word, value=value)})"
@@ -442,7 +443,7 @@ class MoreBlocks(MovementBlocks):
             for n in t.naturals
         ]
         if t.rounding is not None:
-            after.insert(0, self.w(_rounding_word(t.rounding), input=by))
+            after.insert(0, self.w(_ROUNDING_WORDS[t.rounding], input=by))
         picked = semantics.column_decision(self.rs, t)
         if picked is not None:  # a decision's outcome names the column (issue 40)
             decision = self.label(picked.info, picked.id)
@@ -507,24 +508,13 @@ def _natural_word(n: ir.NaturalRow) -> str:
     return "natural_at_least" if n.at_least else "natural_rule"
 
 
-def _at_point(bound: ir.ColumnBound) -> bool:
-    match bound:
-        case "at":
-            return True
-        case "up_to" | "above" | "category":
-            return False
-        case _:
-            assert_never(bound)
-
-
-def _rounding_word(rounding: ir.Rounding) -> str:
-    match rounding:
-        case "down":
-            return "round_down"
-        case "up":
-            return "round_up"
-        case _:
-            assert_never(rounding)
+_AT_POINT: Total[ir.ColumnBound, bool] = total(
+    ir.ColumnBound, {"at": True, "up_to": False, "above": False, "category": False}
+)
+"""Whether a results table's column stands at one point (``at 3``), not for a range."""
+_ROUNDING_WORDS: Total[ir.Rounding, str] = total(
+    ir.Rounding, {"down": "round_down", "up": "round_up"}
+)
 
 
 def _each_other(excl: Sequence[ir.Exclusion]) -> bool:

@@ -36,10 +36,13 @@ _THRESHOLD = re.compile(r"blocks (at|above) (-?[0-9.]+(?:e[-+]?[0-9]+)?)")
 def path_text(path: ir.ChangePath) -> str:
     """``soft.walker``, ``soft.cost``, ``effects.fire.range``, ``to_hit.when.woods+fog`` ..."""
     match path:
-        case ir.NamePath(name=name):
+        case (
+            ir.NamePath(name=name)
+            | ir.HeaderPath(line=name)
+            | ir.DiceModifierPath(modifier=name)  # a declared name, like a factor
+            | ir.ParamPath(param=name)
+        ):
             return name
-        case ir.HeaderPath(line=line):
-            return line
         case ir.CostPath(feature=feature, mode=mode):
             return f"{feature}.{mode or 'cost'}"
         case ir.ColumnPath(feature=feature, column=column, value=value):
@@ -50,36 +53,27 @@ def path_text(path: ir.ChangePath) -> str:
             return f"{modifier}.when." + "+".join(members)
         case ir.TableCellPath(table=table, column=column, row=row):
             return f"{table}.{column}.{row}" if column else f"{table}.{row}"
-        case ir.TableRowPath(table=table, row=row):
-            return f"{table}.{row}"
-        case ir.TableColumnPath(table=table, column=column):
-            return f"{table}.{column}"
-        case ir.DiceRowPath(table=table, row=row):
-            return f"{table}.{row}"
+        case (
+            ir.TableRowPath(table=head, row=tail)
+            | ir.TableColumnPath(table=head, column=tail)
+            | ir.DiceRowPath(table=head, row=tail)
+            | ir.DecisionRowPath(decision=head, row=tail)
+            | ir.TriggerPath(trigger=head, field=tail)
+            | ir.MovePath(move=head, field=tail)
+            | ir.SightPath(sight=head, field=tail)
+            | ir.PolicyPath(modifier=head, part=tail)
+        ):
+            return f"{head}.{tail}"
         case ir.DiceRangePath(table=table, row=row):
             return f"{table}.{row}.range"
-        case ir.DiceModifierPath(modifier=modifier):
-            return modifier  # a declared name, like a factor
         case ir.StepPath(step=step, term=term, field=field):
             return f"{step}.{term}.{field}"
-        case ir.DecisionRowPath(decision=decision, row=row):
-            return f"{decision}.{row}"
-        case ir.TriggerPath(trigger=trigger, field=field):
-            return f"{trigger}.{field}"
-        case ir.MovePath(move=move, field=field):
-            return f"{move}.{field}"
-        case ir.SightPath(sight=sight, field=field):
-            return f"{sight}.{field}"
         case ir.AllowancePath(mode=mode):
             return f"{mode}.allowance"
-        case ir.ParamPath(param=param):
-            return param
         case ir.LabelPath(item=item, lang=lang):
             return f"{item}.label.{lang}"
         case ir.NotePath(item=item, lang=lang, index=index):
             return f"{item}.note." + (f"{index}." if index > 1 else "") + lang
-        case ir.PolicyPath(modifier=modifier, part=part):
-            return f"{modifier}.{part}"
         case ir.ExamplePath(example=example, question=question):
             return f"example.{example}" + (f".{question}" if question else "")
         case _:

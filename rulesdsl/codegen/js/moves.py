@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from importlib import resources
-from typing import assert_never
 
 from rulesdsl.codegen.js.data import dict_js, fields_js, per_distance_js, strings_js
 from rulesdsl.codegen.js.routes import FIRST_STEP, STEP_ROLLS, marked
@@ -33,15 +32,9 @@ _STATE_OPTION = (
 
 def once_js(cost: plan_values.OnceCost) -> str:
     """A cost paid once per move as the module's record."""
-    match cost:
-        case plan_values.Flat(amount=amount):
-            return f"new Flat({number_js(amount)})"
-        case plan_values.Share(numerator=n, denominator=d, but=but):
-            return f"new Share({n}, {d}, {number_js(but)})"
-        case plan_values.StepCost(step=step, param=param):
-            return f"new StepCost({string_js(step)}, {string_js(param)})"
-        case _:
-            assert_never(cost)
+    name, args = plan_values.once_record(cost)
+    spelt = (string_js(a) if isinstance(a, str) else number_js(a) for a in args)
+    return f"new {name}({', '.join(spelt)})"
 
 
 def _numbers(by_key: Mapping[str, float]) -> str:

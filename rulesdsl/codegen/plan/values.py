@@ -106,6 +106,20 @@ OnceCost = Flat | Share | StepCost
 """A cost paid once per move, not per distance (issue 11)."""
 
 
+def once_record(cost: OnceCost) -> tuple[str, tuple[float | str, ...]]:
+    """A cost paid once per move as every target's module makes it: the runtime's class of
+    the same name (``Flat``, ``Share``, ``StepCost``) and its arguments, in order."""
+    match cost:
+        case Flat(amount=amount):
+            return "Flat", (amount,)
+        case Share(numerator=n, denominator=d, but=but):
+            return "Share", (n, d, but)
+        case StepCost(step=step, param=param):
+            return "StepCost", (step, param)
+        case _:
+            assert_never(cost)
+
+
 Literal = float | str | bool | None | Quantity | Rate | Trade | Span | Mark | Dice | D66 | Given
 """A value as the module carries it: a plain number, a name or text (a string), a flag, no
 value, or one of the records above."""

@@ -9,8 +9,6 @@ the meaning is :func:`rulesdsl.semantics.move_cost`.
 
 from __future__ import annotations
 
-from typing import assert_never
-
 from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.codegen.python.layout import quoted
 
@@ -21,12 +19,5 @@ def _number(value: float) -> str:
 
 def once_py(cost: plan_values.OnceCost) -> str:
     """A cost paid once per move as the module's record (``Flat``, ``Share``, ``StepCost``)."""
-    match cost:
-        case plan_values.Flat(amount=amount):
-            return f"Flat({_number(amount)})"
-        case plan_values.Share(numerator=n, denominator=d, but=but):
-            return f"Share({n!r}, {d!r}, {_number(but)})"
-        case plan_values.StepCost(step=name, param=param):
-            return f"StepCost({quoted(name)}, {quoted(param)})"
-        case _:
-            assert_never(cost)
+    name, args = plan_values.once_record(cost)
+    return f"{name}({', '.join(quoted(a) if isinstance(a, str) else _number(a) for a in args)})"
