@@ -69,6 +69,10 @@ def facings(
         rule = facing(lw, decl, grids, kinds or [], arcs)
         if rule is not None and first_for_mode(lw, decl, seen):
             out.append(rule)
+    sail_lowering.spellings(
+        lw,
+        [n for d in decls for t in d.terms if t.word.text == "sail when" for n, _ in t.sails or ()],
+    )
     return out
 
 
@@ -164,6 +168,7 @@ def facing(
         said.sail,
         said.speed_by,
         said.speeds,
+        said.strengths,
     )
     return lw.at(rule, decl.mode.pos)
 
@@ -212,6 +217,7 @@ class _Clauses:
     sail: sail_lowering.Sail = ()
     speed_by: str = ""
     speeds: tuple[tuple[str, float], ...] = ()
+    strengths: sail_lowering.Strengths = ()
 
     def read(
         self,
@@ -253,6 +259,10 @@ class _Clauses:
             self.ok = self.ok and costs is not None
         elif word == "speed by":
             self._speed_by(lw, term)
+        elif word == "sail when":
+            costs = sail_lowering.strengths(lw, term, lambda a: _cost(lw, a))
+            self.strengths = costs or ()
+            self.ok = self.ok and costs is not None
         elif key in ("tack", "wear"):
             cost = _cost(lw, term.amount) if term.amount is not None else None
             self.wind[key] = cost if word == key else None

@@ -118,6 +118,7 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
             union(g.id for g in plan.movement.grids),
             tuple(v.id for v in plan.movement.states),
             plan.movement.drifts is not None,
+            any(f.strengths for f in plan.movement.facings),
         ),
     ]
     return "\n".join(lines) + "\n"

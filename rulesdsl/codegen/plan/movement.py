@@ -109,6 +109,9 @@ class FacingRule:
     speeds: tuple[tuple[str, float], ...] = ()
     """``speed by ARCS (...)`` (issue 40): per relative heading, the point of sail and the
     unit's speed (its allowance) when the move starts there."""
+    strengths: tuple[tuple[str, float], ...] = ()
+    """``sail when (...)`` (issue 40): per strength of the wind named, what a step costs more
+    when the caller gives it (inf: impassable); a strength not named: nothing more."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,7 +330,11 @@ def _roll(rs: ir.Ruleset, rule: ir.RollRule) -> RollRule:
 def reads_wind(rule: FacingRule) -> bool:
     """Whether the rule's answers read the wind (issue 40): it tacks, wears, sails by arcs or
     takes its speed by them."""
-    return rule.tack is not None or rule.wear is not None or bool(rule.sail or rule.speeds)
+    return (
+        rule.tack is not None
+        or rule.wear is not None
+        or bool(rule.sail or rule.speeds or rule.strengths)
+    )
 
 
 def _facing(rule: ir.Facing, arcs: tuple[ir.Arcs, ...] = ()) -> FacingRule:
@@ -349,6 +356,7 @@ def _facing(rule: ir.Facing, arcs: tuple[ir.Arcs, ...] = ()) -> FacingRule:
         wear=math.inf if "wear" in rule.refused else rule.wear,
         sail=semantics_sail.by_relative(rule, arcs),
         speeds=semantics_sail.speed_by_relative(rule, arcs),
+        strengths=tuple((n, math.inf if c is None else c) for n, c in rule.strengths),
     )
 
 
