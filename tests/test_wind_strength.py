@@ -290,6 +290,7 @@ def test_sail_when_survives_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
             "By the wind's strength (given with its heading), a step costs more: calm, no step;",
         ),
         ("en", "breeze +0 MP; gale +1 MP."),
+        ("en", "(Deep water), (Shoal), wind from heading 3 (gale) | 5 MP"),
         ("fr", "Selon la force du vent (donnée avec son cap), un pas coûte plus"),
         ("de", "Je nach Windstärke (mit der Windrichtung angegeben) kostet ein Schritt mehr"),
         ("ru", "В зависимости от силы ветра"),  # noqa: RUF001
@@ -298,7 +299,7 @@ def test_sail_when_survives_dsl_to_yaml_to_dsl(tmp_path: Path) -> None:
 def test_the_sheet_says_what_a_step_costs_in_each_strength_in_every_language(
     tmp_path: Path, lang: str, words: str
 ) -> None:
-    assert words in turning_checks.sheet_text(LUGGERS, tmp_path, lang)
+    assert words in turning_checks.sheet_text(LUGGERS + EXAMPLE, tmp_path, lang)
 
 
 def test_diff_grades_a_dearer_strength_as_breaking() -> None:
