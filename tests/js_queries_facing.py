@@ -139,8 +139,6 @@ def ask(module: ModuleType, query: q.Query) -> list[dict[str, Any]]:
         kwargs["entered"] = routes._places_in(kwargs["entered"])  # not a list: as it is
     if isinstance(kwargs.get("outcomes"), dict) and "pairs" in kwargs["outcomes"]:
         kwargs["outcomes"] = {routes.tupled(p): n for p, n in kwargs["outcomes"]["pairs"]}
-    if isinstance(kwargs.get("wind"), list):  # [heading, strength]: Python's pair (issue 40)
-        kwargs["wind"] = tuple(kwargs["wind"])
     if fn == "route_cost":
         route = args[1]
         route = [routes.tupled(s) for s in route] if isinstance(route, list) else route

@@ -124,6 +124,7 @@ def test_a_unit_that_reads_the_strength_needs_it_and_others_ignore_it(
         module.route_cost(board, "lugger", EAST, wind=(3, 2))
     with pytest.raises(module.InvalidArgument, match="must be 0 to 5"):
         module.route_cost(board, "lugger", EAST, wind=(6, "gale"))
+    assert module.route_cost(board, "lugger", EAST, wind=[3, "gale"]).total == 6.0  # a list too
     assert module.route_cost(board, "galley", EAST, wind=(3, "calm")).total == 3.0
     assert module.route_cost(board, "galley", EAST, wind=3).total == 3.0
 

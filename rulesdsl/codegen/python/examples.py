@@ -194,8 +194,6 @@ def facing_route(args: list[Any], kwargs: dict[str, Any]) -> Any:
         edges[place, there] = tuple(item["edge"])
         place, how = there, "forward"
         route.append((place, heading))
-    if isinstance(kwargs.get("wind"), list):  # (heading, strength), issue 40
-        kwargs["wind"] = tuple(kwargs["wind"])
     if "entered" in kwargs:  # steps of the route, each the place it reached (issue 40)
         kwargs["entered"] = [route[step][0] for step in kwargs["entered"]]
     board = API.Board(places, edges, grid=rule.grid)
