@@ -49,7 +49,8 @@ SAILING = (
     LUGGERS.replace(
         "sail when (",
         "tack +1 MP, sail by points (running +0 MP, reach +0 MP, close +1 MP, "
-        "in_irons impassable), sail when (",
+        "in_irons impassable), speed by points (running 6, reach 5, close 3, in_irons 0), "
+        "speed when (gale 2), sail when (",
     )
     + 'arcs points "Points of sail" {\n  in_irons "In irons" | -30 to 30\n'
     '  close "Close-hauled" | 30 to 90, -90 to -30\n  reach "Reach" | 90 to 150, -150 to -90\n'
@@ -57,7 +58,15 @@ SAILING = (
     + 'state crew "Crew" : 0 to 3, shoal -1\n'
     + 'drift leeway "Leeway" : 1\n'
 )
-"""The same rules with the lugger tacking and paying more close-hauled, a crew state, drift."""
+"""The same rules with the lugger tacking, paying more close-hauled, its speed by the point of
+sail but 2 in a gale, a crew state, drift."""
+
+GALLEY = "facing galley on ocean : turn 1 MP per hexside"
+SPEEDS = LUGGERS.replace(
+    "    gale +1 MP)", "    gale +1 MP), speed when (calm 0, breeze 6, gale 3)"
+).replace(GALLEY, GALLEY + ", speed when (calm 2)")
+"""The lugger's speed by the wind's strength: 3 in a gale, 6 in a breeze; the galley's 2 in a
+calm, and its steps cost the same in every wind."""
 
 
 def _ruleset(text: str = LUGGERS) -> ir.Ruleset:
@@ -164,7 +173,7 @@ def test_the_module_answers_as_the_semantics_on_random_moves(tmp_path: Path) -> 
         wind, strength = rng.randrange(6), rng.choice(["calm", "breeze", "gale"])
         crew = {"crew": rng.randint(0, 3)}
         route = module.route_cost(board, "lugger", walk, wind=(wind, strength), state=crew)
-        ref = _reference(rs, route, wind=wind, strength=strength, state=crew)
+        ref = _reference(rs, route, wind=wind, strength=strength, state=crew, start=walk[0][1])
         total = getattr(route.total, "value", route.total)
         assert (total, route.legal, route.reason) == (
             getattr(ref.total, "marker", ref.total),
@@ -172,10 +181,11 @@ def test_the_module_answers_as_the_semantics_on_random_moves(tmp_path: Path) -> 
             ref.reason,
         )
         seen.add(route.reason.split("(")[-1])
-    assert {"calm wind)", "in_irons by the wind)"} <= seen
+        seen.add(route.speed)
+    assert {"calm wind)", "in_irons by the wind)", 2.0, 5.0} <= seen
 
 
-@pytest.mark.parametrize("rules", [LUGGERS, SAILING], ids=["luggers", "sailing"])
+@pytest.mark.parametrize("rules", [LUGGERS, SAILING, SPEEDS], ids=["luggers", "sailing", "speeds"])
 def test_js_module_answers_wind_strength_questions_as_python(
     node: str, tmp_path: Path, rules: str
 ) -> None:
@@ -196,6 +206,7 @@ def test_js_module_answers_wind_strength_questions_as_python(
     assert any("(calm wind)" in a for a in answers)
     assert any("unknown strength of the wind 'squall'" in a for a in answers)
     assert any("must be (heading, strength)" in a for a in answers)
+    assert rules == LUGGERS or any("the route costs more than the allowance" in a for a in answers)
 
 
 # ---- misuse, worked examples ----------------------------------------------------------------
@@ -356,14 +367,107 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
     board = m.Board({(q, r): ("open_water",) for q in range(8) for r in range(3)}, grid="channel")
     route = [((q, 1), 0) for q in range(5)]
     costs = {s: m.route_cost(board, "lugger", route, wind=(3, s)) for s in ("breeze", "gale")}
-    assert (costs["breeze"].total, costs["gale"].total) == (4.0, 8.0)
+    assert (costs["breeze"].total, costs["breeze"].speed, costs["breeze"].legal) == (4, 6, True)
+    assert (costs["gale"].total, costs["gale"].speed) == (8.0, 3.0)
+    assert costs["gale"].reason == "the route costs more than the allowance"
     calm = m.route_cost(board, "lugger", route, wind=(3, "calm"))
     assert calm.reason == "step 1 is impassable (calm wind)"
     reach = m.reachable(board, "lugger", ((0, 1), 0), 6, wind=(3, "calm"))
-    assert {p for p, _ in reach} == {(0, 1)} and len(reach) == 6
+    assert dict(reach) == {((0, 1), 0): 0.0}
     assert m.route_cost(board, "galley", route, wind=(3, "calm")).total == 4.0
     sheet = turning_checks.sheet_text(header + terrain, tmp_path, "en")
     assert (
         "By the wind's strength (given with its heading), a step costs more: calm, no step; "
-        "breeze +0 MP; gale +1 MP." in " ".join(sheet.split())
+        "breeze +0 MP; gale +1 MP. By the wind's strength (given with its heading), its speed: "
+        "calm 0; breeze 6; gale 3." in " ".join(sheet.split())
     )
+
+
+# ---- the speed by the wind's strength: `speed when` -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("strength", "speed", "legal"), [("gale", 3.0, False), ("breeze", 6.0, True)], ids=str
+)
+def test_the_speed_is_the_wind_s_strength_s_when_no_allowance_is_given(
+    tmp_path: Path, strength: str, speed: float, legal: bool
+) -> None:
+    rs = _ruleset(SPEEDS)
+    module = import_rendered(rs, tmp_path, "strength_speed")
+    board = _board(module)
+    route = module.route_cost(board, "lugger", EAST, wind=(3, strength))
+    assert (route.speed, route.legal) == (speed, legal)
+    ref = _reference(rs, route, wind=3, strength=strength)
+    assert (ref.legal, ref.reason) == (legal, route.reason)
+    assert module.route_cost(board, "lugger", EAST, 9, wind=(3, "gale")).legal  # given: 9
+    reach = module.reachable(board, "lugger", ((0, 1), 0), 12, wind=(3, strength))
+    assert (reach.speed, reach.budget) == (speed, speed)
+    assert module.cheapest_route(board, "lugger", ((0, 1), 0), (3, 1), wind=(3, "gale")) is None
+    calm = module.route_cost(board, "galley", EAST, wind=(3, "calm"))
+    assert (calm.speed, calm.total, calm.legal) == (2.0, 3.0, False)
+    with pytest.raises(module.InvalidArgument, match=r"must be \(heading, strength\)"):
+        module.route_cost(board, "galley", EAST, wind=3)
+
+
+def test_speed_when_in_a_worked_example_on_the_sheet_in_yaml_and_in_diff(
+    tmp_path: Path, node: str
+) -> None:
+    example = (
+        'example gale "Gale" {\n'
+        "  route_cost(lugger, (deep), (deep), (deep), (deep), wind=(3, gale)) = 6 MP, illegal\n"
+        "  route_cost(lugger, (deep), (deep), (deep), (deep), wind=(3, breeze)) = 3 MP\n}\n"
+    )
+    compiled = compile_snippet(Compiler(), SPEEDS + example, tmp_path)
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    rs = compiled.ruleset
+    vectors = json.loads(python_examples.vectors_json(plan_examples.build(rs)))["vectors"]
+    assert replay_python(rs, tmp_path / "py") == "2 passed"
+    assert js_answers(rs, vectors, tmp_path) == [v["expected"] for v in vectors]
+    sheet = turning_checks.sheet_text(SPEEDS, tmp_path, "en")
+    assert (
+        "By the wind's strength (given with its heading), its speed: calm 0; breeze 6; gale 3."
+        in (" ".join(sheet.split()))
+    )
+    found = turning_checks.round_trip(SPEEDS, tmp_path, "speed when (calm 0, breeze 6, gale 3)")
+    assert found.facings[0].strength_speeds == (("calm", 0.0), ("breeze", 6.0), ("gale", 3.0))
+    slower, old = _ruleset(SPEEDS.replace("gale 3)", "gale 2)")), _ruleset(SPEEDS)
+    assert [(c.level, c.path, c.message) for c in semantic.diff(old, slower).changes] == [
+        ("breaking", "facing.lugger.speed_when.gale", "lugger: speed 3 -> 2 gale"),
+    ]
+    assert [(c.level, c.path) for c in semantic.diff(slower, old).changes] == [
+        ("rules", "facing.lugger.speed_when.gale"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("code", "old", "new", "column", "said"),
+    [
+        ("E524", "breeze 6", "gale 6", 46, "'gale' is given twice in `speed when`"),
+        ("E520", "breeze 6", "breeze -1", 45, "a speed of -1 by the wind's strength"),
+        (
+            "E523",
+            "breeze 6",
+            "breze 6",
+            38,
+            "the wind's strength 'breze' is one letter from 'breeze'",
+        ),
+    ],
+)
+def test_speed_when_misuse_is_reported_at_the_name_or_the_speed(
+    code: str, old: str, new: str, column: int, said: str
+) -> None:
+    text = SPEEDS.replace(old, new)
+    diags = compile_snippet(Compiler(), text).diagnostics
+    assert [(d.code, d.pos.line, d.pos.column) for d in diags] == [(code, 12, column)]
+    assert said in diags[0].message
+
+
+def test_a_worked_example_gives_the_strength_where_only_speed_when_reads_the_wind() -> None:
+    clause = "sail when (calm impassable, breeze +0 MP, \\\n    gale +1 MP)"
+    text = LUGGERS.replace(clause, "speed when (calm 0, gale 3)") + (
+        'example gale "Gale" {\n'
+        "  route_cost(lugger, (deep), (deep), (deep), (deep), wind=(3, gale)) = 3 MP\n"
+        "  route_cost(lugger, (deep), (deep), (deep), wind=(3, calm)) = 2 MP, illegal\n}\n"
+    )
+    compiled = compile_snippet(Compiler(), text)
+    assert [str(d) for d in compiled.diagnostics] == []

@@ -96,6 +96,7 @@ def wind(rs: ir.Ruleset, mode: str, found: Found | None) -> int | None:
         or f.sail_by
         or f.speed_by
         or f.strengths
+        or f.strength_speeds
         for f in rs.facings
     ):
         raise Unanswerable(
@@ -123,14 +124,14 @@ def strength(rs: ir.Ruleset, mode: str, found: Found | None) -> str | None:
     """``wind=(3, gale)``: the wind's strength beside its heading (``sail when``, issue 40), a
     strength some facing rule names, in a ruleset where one does (E525), and given where the
     unit's steps cost by it (E526); None when the question gives a bare heading or no wind."""
-    named = [n for f in rs.facings for n, _ in f.strengths]
+    named = [n for f in rs.facings for n, _ in (*f.strengths, *f.strength_speeds)]
     if found is None:
         return None
     i, a = found
     if not (a.grouped and len(a.values) == 2):
-        if any(f.mode == mode and f.strengths for f in rs.facings):
+        if any(f.mode == mode and (f.strengths or f.strength_speeds) for f in rs.facings):
             raise Unanswerable(
-                f"the steps of '{mode}' cost by the wind's strength: give it, "
+                f"the rules of '{mode}' read the wind's strength: give it, "
                 f"wind=(heading, {named[0]})",
                 i,
                 code="E526",
@@ -140,14 +141,16 @@ def strength(rs: ir.Ruleset, mode: str, found: Found | None) -> str | None:
     name = given.name if isinstance(given, ir.Symbol) else spelling.value(given)
     if not named:
         raise Unanswerable(
-            "no unit type's steps cost by the wind's strength: give the heading alone, wind=3",
+            "no unit type's rules read the wind's strength: give the heading alone, wind=3",
             i,
             code="E525",
         )
     if name not in named:
         hint = did_you_mean(name, named)
         raise Unanswerable(
-            f"no strength of the wind '{name}' in the rules' `sail when`; {hint}", i, code="E525"
+            f"no strength of the wind '{name}' that a `sail when` or `speed when` names; {hint}",
+            i,
+            code="E525",
         )
     return name
 

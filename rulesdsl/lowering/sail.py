@@ -134,7 +134,8 @@ def strengths(
     lw: Context, term: s.FacingTerm, cost: Callable[[s.Located], float | None]
 ) -> Strengths | None:
     """``sail when (calm impassable, gale +1 MP)`` (issue 40): the step's extra cost by the
-    wind's strength, or None after an error (E524: a strength given twice)."""
+    wind's strength (``speed when (calm 0, gale 3)``: the speed), or None after an error (E524:
+    a strength given twice)."""
     assert term.sails is not None
     out: dict[str, float | None] = {}
     ok = True
@@ -142,9 +143,9 @@ def strengths(
         if name.text in out:
             lw.err(
                 "E524",
-                f"the wind's strength '{name.text}' is given twice in `sail when`",
+                f"the wind's strength '{name.text}' is given twice in `{term.word.text}`",
                 name.pos,
-                "keep one cost per strength",
+                "keep one per strength",
             )
             ok = False
             continue
@@ -155,9 +156,9 @@ def strengths(
 
 
 def spellings(lw: Context, named: Sequence[s.Name]) -> None:
-    """The strengths of every ``sail when`` of a ruleset are one set, the names a caller may
-    give (issue 40): a name one letter from another (``gael``, ``gale``) is a typo (E523), said
-    at the one written fewer times (of two written as often, the later)."""
+    """The strengths of every ``sail when`` and ``speed when`` of a ruleset are one set, the
+    names a caller may give (issue 40): a name one letter from another (``gael``, ``gale``) is a
+    typo (E523), said at the one written fewer times (of two written as often, the later)."""
     first: dict[str, s.Name] = {}
     count: dict[str, int] = {}
     for name in named:
@@ -172,7 +173,7 @@ def spellings(lw: Context, named: Sequence[s.Name]) -> None:
             lw.err(
                 "E523",
                 f"the wind's strength '{word}' is one letter from '{twin}': every "
-                "`sail when` names the same strengths, those a caller may give",
+                "`sail when` and `speed when` names the same strengths, those a caller may give",
                 first[word].pos,
                 f"did you mean '{twin}'?",
             )

@@ -70,6 +70,15 @@ def _sail_when(b: MoreBlocks, f: ir.Facing) -> str:
     return b.w("facing_sail_when", costs="; ".join(costs))
 
 
+def _speed_when(b: MoreBlocks, f: ir.Facing) -> str:
+    """``speed when (...)`` (issue 40): the unit's speed in each strength of the wind."""
+    speeds = [
+        b.w("facing_speed_by_entry", arc=b.label(None, n), speed=b.num(v))
+        for n, v in f.strength_speeds
+    ]
+    return b.w("facing_speed_when", speeds="; ".join(speeds))
+
+
 def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
     lines = [
         b.w("facing_grid", grid=b.name(f.grid), count=b.num(f.headings)),
@@ -101,6 +110,8 @@ def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
         lines.append(_speed_by(b, f))
     if f.strengths:
         lines.append(_sail_when(b, f))
+    if f.strength_speeds:
+        lines.append(_speed_when(b, f))
     head = [[HeadCell(b.w("facing_speed")), HeadCell(b.w("facing_turn_mode"))]]
     rows = []
     below = None

@@ -40,7 +40,13 @@ from rulesdsl.semantics.routes import (
     whole_bonus,
     whole_move,
 )
-from rulesdsl.semantics.sail import by_relative, sailing_speed, step_extra, strength_extra
+from rulesdsl.semantics.sail import (
+    by_relative,
+    sailing_speed,
+    step_extra,
+    strength_extra,
+    strength_speed,
+)
 
 Move = Literal["forward", "turn"] | ir.FacingMove
 """What one action of a move with facing is: a step forward, a turn, or a manoeuvre."""
@@ -314,11 +320,14 @@ def _given(
     """The allowance, or the speed at the point of sail of the heading ``start`` the move starts
     with (``speed by``, issue 40); the arguments the rule needs (MissingArgument): the wind's
     ``strength`` too where its steps cost by it (``sail when``)."""
+    if allowance is None:  # the wind's strength's speed first (``speed when``)
+        allowance = strength_speed(rule, strength)
     if allowance is None:
         allowance = sailing_speed(rule, rs.arcs, wind, start)
     if allowance is None and rule.exact_speed:
         raise MissingArgument("allowance")
-    if (wind is None and _reads_wind(rule)) or (rule.strengths and strength is None):
+    strengths = rule.strengths or rule.strength_speeds
+    if (wind is None and _reads_wind(rule)) or (strengths and strength is None):
         raise MissingArgument("wind")
     return allowance
 
@@ -328,7 +337,7 @@ def _reads_wind(rule: ir.Facing) -> bool:
     return (
         rule.tack is not None
         or rule.wear is not None
-        or bool(rule.refused or rule.sail_by or rule.strengths)
+        or bool(rule.refused or rule.sail_by or rule.strengths or rule.strength_speeds)
     )
 
 

@@ -135,6 +135,7 @@ def facings(d: Differ) -> None:
         _sail(d, path, mode, a, b)
         _speed_by(d, path, mode, a, b)
         _sail_when(d, path, mode, a, b)
+        _speed_when(d, path, mode, a, b)
         if a.exact_speed != b.exact_speed:
             before, after = ("yes", "no") if a.exact_speed else ("no", "yes")
             d.add(
@@ -242,6 +243,20 @@ def _sail_when(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> N
             f"{mode}: {name} {shown[0]} -> {shown[1]}",
             *shown,
         )
+
+
+def _speed_when(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:
+    """``speed when (...)`` (issue 40): a lower speed in a strength of the wind lets fewer
+    routes through (breaking), a higher one more (rules); a strength added or dropped changes
+    the speed a wind gives (or whether it may be given): breaking."""
+    old, new = dict(a.strength_speeds), dict(b.strength_speeds)
+    for name in sorted(old.keys() | new.keys()):
+        if old.get(name) == new.get(name):
+            continue
+        shown = ["none" if v is None else f"{v:g}" for v in (old.get(name), new.get(name))]
+        worse = name not in old or name not in new or new[name] < old[name]
+        message = f"{mode}: speed {shown[0]} -> {shown[1]} {name}"
+        d.add(_grade(worse), "changed", f"{path}.speed_when.{name}", message, *shown)
 
 
 def _speed_by(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:

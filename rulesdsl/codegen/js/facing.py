@@ -65,8 +65,13 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
             if v is not None
         },
         **({"sail": f"Object.freeze([{_sail(f)}])"} if f.sail else {}),
-        **({"speeds": f"Object.freeze([{_speeds(f)}])"} if f.speeds else {}),
+        **({"speeds": f"Object.freeze([{_speeds(f.speeds)}])"} if f.speeds else {}),
         **({"strengths": f"Object.freeze([{_strengths(f)}])"} if f.strengths else {}),
+        **(
+            {"strengthSpeeds": f"Object.freeze([{_speeds(f.strength_speeds)}])"}
+            if f.strength_speeds
+            else {}
+        ),
     }
     return f"new FacingRule({fields_js(fields)})"
 
@@ -86,9 +91,10 @@ def _strengths(f: plan_movement.FacingRule) -> str:
     )
 
 
-def _speeds(f: plan_movement.FacingRule) -> str:
-    """``speed by`` (issue 40): per relative heading, [the point of sail, the speed there]."""
-    return ", ".join(f"[{string_js(a)}, {number_js(v)}]" for a, v in f.speeds)
+def _speeds(speeds: tuple[tuple[str, float], ...]) -> str:
+    """``speed by`` (issue 40): per relative heading, [the point of sail, the speed there];
+    ``speed when``: per strength of the wind, [it, the speed]."""
+    return ", ".join(f"[{string_js(a)}, {number_js(v)}]" for a, v in speeds)
 
 
 def runtime_facing(
@@ -126,7 +132,7 @@ def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
     bonuses = any(w.bonus is not None for w in plan.whole_moves)
     limited = any(w.most is not None or w.bonus is not None for w in plan.whole_moves)
     in_state = bool(plan.states) and limited  # the state runtime has _wholeCounts then
-    strengths = dict.fromkeys(n for f in plan.facings for n, _ in f.strengths)
+    strengths = plan_movement.strengths(plan.facings)
     return [
         "",
         runtime_facing(
@@ -136,8 +142,8 @@ def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
             facing_shares(plan),
             bool(plan.whole_moves),
             bonuses,
-            any(f.sail or f.strengths for f in plan.facings),
-            any(f.speeds for f in plan.facings),
+            any(f.sail or plan_movement.reads_strength(f) for f in plan.facings),
+            any(f.speeds or f.strength_speeds for f in plan.facings),
             bool(strengths),
         ),
         *(["", whole_js(bonuses)] if plan.whole_moves and not in_state else []),
@@ -164,7 +170,8 @@ def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]
     wind = any(plan_movement.reads_wind(f) for f in plan.facings)
     sail = any(f.sail for f in plan.facings)
     speeds = any(f.speeds for f in plan.facings)
-    strengths = dict.fromkeys(n for f in plan.facings for n, _ in f.strengths)
+    strengths = plan_movement.strengths(plan.facings)
+    strength_speeds = any(f.strength_speeds for f in plan.facings)
     # `wind`: the heading the wind blows from, where some unit type tacks or wears (issue 40),
     # with its strength where some unit type's steps cost by it (`sail when`)
     blown = "number | readonly [number, WindStrength] | null" if strengths else "number | null"
@@ -184,6 +191,11 @@ def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]
         *(["  readonly sail?: readonly (readonly [string, number])[];"] if sail else []),
         *(["  readonly speeds?: readonly (readonly [string, number])[];"] if speeds else []),
         *(["  readonly strengths?: readonly (readonly [string, number])[];"] if strengths else []),
+        *(
+            ["  readonly strengthSpeeds?: readonly (readonly [string, number])[];"]
+            if strength_speeds
+            else []
+        ),
         "  readonly turnModesByMove: readonly (readonly [MoveName, number])[];",
         "}",
         'export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";',

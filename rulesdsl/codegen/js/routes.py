@@ -146,7 +146,11 @@ def _drifts_js(plan: plan_movement.MovementPlan) -> list[str]:
         " bound; empty: always). */",
         f"const _DRIFTS = {dict_js(entries)};",
         "",
-        marked(runtime_part("runtime_drift.js"), any(f.strengths for f in plan.facings), *STRENGTH),
+        marked(
+            runtime_part("runtime_drift.js"),
+            any(plan_movement.reads_strength(f) for f in plan.facings),
+            *STRENGTH,
+        ),
     ]
 
 

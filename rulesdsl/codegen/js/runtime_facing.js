@@ -146,15 +146,15 @@ function _windParts(fn, wind) { // [wind strength]
 function _windArg(fn, rule, wind) {
   let strength = null; // [wind strength]
   [wind, strength] = _windParts(fn, wind); // [wind strength]
-  if (rule.strengths && wind !== null && wind !== undefined && strength === null) { // [wind strength]
-    throw new InvalidArgument(fn, "wind", wind, "must be (heading, strength): the unit's steps cost by it"); // [wind strength]
+  if ((rule.strengths || rule.strengthSpeeds) && wind !== null && wind !== undefined && strength === null) { // [wind strength]
+    throw new InvalidArgument(fn, "wind", wind, "must be (heading, strength): the unit's rules read it"); // [wind strength]
   } // [wind strength]
   if (wind === null || wind === undefined) {
     if ((rule.tack ?? null) !== null || (rule.wear ?? null) !== null) {
       throw new InvalidArgument(fn, "wind", null, "must be given: the unit tacks or wears");
     }
     if (rule.sail) throw new InvalidArgument(fn, "wind", null, "must be given: the unit sails by it"); // [sail]
-    if (rule.strengths) throw new InvalidArgument(fn, "wind", null, "must be given: the steps cost by it"); // [wind strength]
+    if (rule.strengths || rule.strengthSpeeds) throw new InvalidArgument(fn, "wind", null, "must be given: its strength counts"); // [wind strength]
     return null;
   }
   if (typeof wind !== "number" || !Number.isInteger(wind)) throw new ArgumentTypeError(fn, "wind", wind, "must be an int");
@@ -183,8 +183,12 @@ function _byWind(rule, wind, strength = null) { // [wind strength]
  * starts with (a kind of move scales it); else null. */ // [sailing speed]
 function _sailing(fn, board, mode, rule, wind, heading, move, inputs = _NO_OPTIONS) { // [sailing speed]
   const windAt = _windArg(fn, rule, wind); // [sailing speed]
-  if (!rule.speeds || windAt === null) return null; // [sailing speed]
-  const speed = rule.speeds[_mod(windAt - heading, rule.headings)][1]; // [sailing speed]
+  if (!rule.speeds || windAt === null) return null; // [sailing speed] // [no wind strength]
+  const speed = rule.speeds[_mod(windAt - heading, rule.headings)][1]; // [sailing speed] // [no wind strength]
+  const strength = _windParts(fn, wind)[1]; // `speed when`'s speed wins // [sailing speed] // [wind strength]
+  const blown = (rule.strengthSpeeds ?? []).find(([n]) => n === strength)?.[1] ?? null; // [sailing speed] // [wind strength]
+  if (blown === null && (!rule.speeds || windAt === null)) return null; // [sailing speed] // [wind strength]
+  const speed = blown ?? rule.speeds[_mod(windAt - heading, rule.headings)][1]; // [sailing speed] // [wind strength]
   const extra = _routeArgs(fn, board, mode, speed, inputs); // [sailing speed]
   if (move === null || move === undefined) return [extra, speed]; // [sailing speed]
   return _withMove(fn, extra, move, speed, mode); // [sailing speed]
