@@ -173,7 +173,7 @@ def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]
     strengths = plan_movement.strengths(plan.facings)
     strength_speeds = any(f.strength_speeds for f in plan.facings)
     # `wind`: the heading the wind blows from, where some unit type tacks or wears (issue 40),
-    # with its strength where some unit type's steps cost by it (`sail when`)
+    # with its strength where some unit type's rules read it (`sail when`, `speed when`)
     blown = "number | readonly [number, WindStrength] | null" if strengths else "number | null"
     options = f"RouteOptions & {{ wind?: {blown} }}" if wind else "RouteOptions"
     return [
