@@ -244,6 +244,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         js_queries_stall,
         js_queries_state,
         js_queries_stcond,
+        js_queries_strength,
         js_queries_turning,
         js_queries_unitvalue,
         js_queries_whole_move,
@@ -290,6 +291,7 @@ def families() -> dict[str, Callable[[random.Random, ModulePlan], Iterable[Query
         "roll_bands": js_queries_rollst.roll_band_queries,
         "sail": js_queries_sail.sail_queries,
         "sail_speed": js_queries_speed.speed_queries,
+        "sail_strength": js_queries_strength.strength_queries,
         "freefacing_whole": js_queries_freefacing_whole.free_whole_queries,
     }
 

@@ -67,15 +67,16 @@ COMBINATIONS = {
     + WHOLE
     + 'state fuel "Fuel" : 0 to 6, rubble -4\n'
     + 'drift gust "Gust" : 1 when fuel below 3\n',
-    # facing with tacking, the point of sail in step costs and in the speed (issue 40),
-    # whole-move rules, state, drift
+    # facing with tacking, the point of sail and the wind's strength in step costs and in the
+    # speed (issue 40), whole-move rules, state, drift
     "sailing_points_state_whole": LEDGES_FACING.replace(
         "facing walker on field : turn 1 MP per hexside\n", ""
     )
     + TACKING.replace(
         "tack +2 MP",
         "tack +2 MP, sail by points (behind +0 MP, ahead impassable), "
-        "speed by points (behind 6, ahead 2)",
+        "speed by points (behind 6, ahead 2), sail when (calm impassable, gale +1 MP), "
+        "speed when (gale 2)",
     )
     + 'arcs points "Points" : hexsides {\n  ahead "Ahead" | 5 to 1\n  behind "Behind" | 2 to 4\n}\n'
     + WHOLE
@@ -102,7 +103,9 @@ COMBINATIONS = {
     "sailing_shares": LEDGES_FACING.replace(
         "facing walker on field : turn 1 MP per hexside\n", ""
     ).replace('  rubble "Rubble" | 2\n', '  rubble "Rubble" | 2\n  bog "Bog" | share 1/2\n')
-    + TACKING.replace("tack +2 MP", "tack +2 MP, speed by points (behind 6, ahead 2)")
+    + TACKING.replace(
+        "tack +2 MP", "tack +2 MP, speed by points (behind 6, ahead 2), speed when (calm 0)"
+    )
     + 'arcs points "Points" : hexsides {\n  ahead "Ahead" | 5 to 1\n  behind "Behind" | 2 to 4\n}\n'
     + 'state fuel "Fuel" : 0 to 6, rubble -4\n',
     # rolls on any step, own ranges and whole-move rules without facing

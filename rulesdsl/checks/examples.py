@@ -123,6 +123,9 @@ _ROUTE_INPUTS = {
         "E458",
     ),
     "`wind=2`: the heading the wind blows from; the route starts at heading 0": ("E453", "E454"),
+    "`wind=(2, gale)`: the heading and a strength a `sail when` or `speed when` names, where "
+    "the unit's rules "
+    "read it": ("E525", "E526"),
     "a free move's legs in order: (straight, 2 in), (reverse, 1 in), (turn, -45 deg)": ("E456",),
     "a modifier's items in parentheses, `mods=(aimed, smoke)`, read as their total": ("E457",),
     "`roll(table, total)` gives the effects every unit gets; effect() is the module's where an "

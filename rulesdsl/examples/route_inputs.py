@@ -90,7 +90,13 @@ def wind(rs: ir.Ruleset, mode: str, found: Found | None) -> int | None:
         return None
     i, a = found
     if not any(
-        f.tack is not None or f.wear is not None or f.refused or f.sail_by or f.speed_by
+        f.tack is not None
+        or f.wear is not None
+        or f.refused
+        or f.sail_by
+        or f.speed_by
+        or f.strengths
+        or f.strength_speeds
         for f in rs.facings
     ):
         raise Unanswerable(
@@ -101,6 +107,8 @@ def wind(rs: ir.Ruleset, mode: str, found: Found | None) -> int | None:
     rule = next((f for f in rs.facings if f.mode == mode), None)
     headings = rule.headings if rule is not None else max(f.headings for f in rs.facings)
     value = a.values[0] if len(a.values) == 1 and not a.grouped else None
+    if a.grouped and len(a.values) == 2 and not a.names:  # (3, gale): :func:`strength`'s
+        value = a.values[0]
     number = value.value if isinstance(value, ir.Number) and value.unit is None else None
     if number is None or not float(number).is_integer() or not 0 <= number < headings:
         shown = ", ".join(spelling.value(v) for v in a.values)
@@ -110,6 +118,41 @@ def wind(rs: ir.Ruleset, mode: str, found: Found | None) -> int | None:
             code="E454",
         )
     return int(number)
+
+
+def strength(rs: ir.Ruleset, mode: str, found: Found | None) -> str | None:
+    """``wind=(3, gale)``: the wind's strength beside its heading (``sail when``, issue 40), a
+    strength some facing rule names, in a ruleset where one does (E525), and given where the
+    unit's steps cost by it (E526); None when the question gives a bare heading or no wind."""
+    named = [n for f in rs.facings for n, _ in (*f.strengths, *f.strength_speeds)]
+    if found is None:
+        return None
+    i, a = found
+    if not (a.grouped and len(a.values) == 2):
+        if any(f.mode == mode and (f.strengths or f.strength_speeds) for f in rs.facings):
+            raise Unanswerable(
+                f"the rules of '{mode}' read the wind's strength: give it, "
+                f"wind=(heading, {named[0]})",
+                i,
+                code="E526",
+            )
+        return None
+    given = a.values[1]
+    name = given.name if isinstance(given, ir.Symbol) else spelling.value(given)
+    if not named:
+        raise Unanswerable(
+            "no unit type's rules read the wind's strength: give the heading alone, wind=3",
+            i,
+            code="E525",
+        )
+    if name not in named:
+        hint = did_you_mean(name, named)
+        raise Unanswerable(
+            f"no strength of the wind '{name}' that a `sail when` or `speed when` names; {hint}",
+            i,
+            code="E525",
+        )
+    return name
 
 
 def only_state_named(rs: ir.Ruleset, q: ir.Question) -> None:

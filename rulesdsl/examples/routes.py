@@ -62,11 +62,12 @@ def _facing_route(args: Args, mode: str) -> Answered:
     found = args.keyword("move")
     move = name_in(found, [k.id for k in rs.moves], "kind of move") if found else None
     wind = route_inputs.wind(rs, mode, args.keyword("wind"))
+    strength = route_inputs.strength(rs, mode, args.keyword("wind"))
     state = route_inputs.state(rs, args.keyword("state"))
     acts = route_inputs.headed(rs, mode, semantics_facing.actions(items))
     entered = _entered_places(args, acts)
     answer = semantics_facing.route(
-        rs, mode, acts, allowance, move, wind, state, start=0, entered=entered
+        rs, mode, acts, allowance, move, wind, state, start=0, entered=entered, strength=strength
     )
     cells = tuple(
         " ".join((f"step {i}: {step.move}", *step.entered, *step.crossed))
@@ -151,6 +152,7 @@ def ask(args: Args) -> Answered:
         allowance = semantics_moves.kind_allowance(args.kind, allowance)
     state = route_inputs.state(rs, args.keyword("state"))
     route_inputs.wind(rs, mode, args.keyword("wind"))  # checked; a unit without facing ignores it
+    route_inputs.strength(rs, mode, args.keyword("wind"))
     move = args.kind.id if args.kind is not None else None
     written = [split_edges(rs, p) for p in places[1:]]
     answer = semantics_routes.route(view, mode, written, allowance, move=move, state=state)

@@ -155,6 +155,15 @@ class MoveRules(BuilderBase):
         word = s.Name("speed by", self._p(meta))
         return s.FacingTerm(word, arcs=self._name(ch[0]), sails=tuple(ch[1:]))
 
+    def facing_sail_when(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        """``sail when (calm impassable, gale +1 MP)`` (issue 40): ``sails`` the costs by the
+        wind's strength, ``arcs`` None."""
+        return s.FacingTerm(s.Name("sail when", self._p(meta)), sails=tuple(ch))
+
+    def facing_speed_when(self, meta: Meta, ch: list[Any]) -> s.FacingTerm:
+        """``speed when (calm 0, gale 3)`` (issue 40): ``sails`` the speeds by the strength."""
+        return s.FacingTerm(s.Name("speed when", self._p(meta)), sails=tuple(ch))
+
     def speed_entry(self, meta: Meta, ch: list[Any]) -> tuple[s.Name, s.Located | None]:
         return self._name(ch[0]), ch[1]
 

@@ -103,6 +103,14 @@ class Facing:
     speeds: tuple[tuple[str, float], ...] = ()
     """Per arc of ``speed_by``, in the arcs' order: the unit's speed with the wind in that arc
     at the heading its move starts with."""
+    strengths: tuple[tuple[str, float | None], ...] = ()
+    """``sail when (calm impassable, gale +1 MP)`` (issue 40): per strength of the wind named,
+    as written, what a step costs more when the caller gives it (None: impassable); a strength
+    not named costs nothing more; empty: a step's cost does not read the wind's strength."""
+    strength_speeds: tuple[tuple[str, float], ...] = ()
+    """``speed when (calm 0, gale 3)`` (issue 40): per strength of the wind named, the unit's
+    speed (its allowance) when the caller gives that strength and no allowance; it wins over
+    ``speeds``; empty: the speed does not read the wind's strength."""
     """``turn 1 MP per hexside at speed 4 or less`` (issue 40): ``(up to speed, cost)`` rows by
     speed, rising, read before ``turn_cost`` (the cost at every speed above them)."""
     """``turn at most 1 hexside per hex`` (issue 40): the headings a unit may turn through in

@@ -20,6 +20,8 @@ from rulesdsl.lowering import sail as sail_lowering
 from rulesdsl.lowering.context import Context, role_dimension
 
 MOVES: tuple[ir.FacingMove, ...] = get_args(ir.FacingMove)
+WHEN = ("sail when", "speed when")
+"""The clauses by the wind's strength (issue 40): their strengths are the ruleset's."""
 """The moves a facing rule may allow beside going forward."""
 
 TURN_UNITS: dict[str, str] = {
@@ -69,6 +71,10 @@ def facings(
         rule = facing(lw, decl, grids, kinds or [], arcs)
         if rule is not None and first_for_mode(lw, decl, seen):
             out.append(rule)
+    sail_lowering.spellings(
+        lw,
+        [n for d in decls for t in d.terms if t.word.text in WHEN for n, _ in t.sails or ()],
+    )
     return out
 
 
@@ -164,6 +170,8 @@ def facing(
         said.sail,
         said.speed_by,
         said.speeds,
+        said.strengths,
+        said.strength_speeds,
     )
     return lw.at(rule, decl.mode.pos)
 
@@ -212,6 +220,8 @@ class _Clauses:
     sail: sail_lowering.Sail = ()
     speed_by: str = ""
     speeds: tuple[tuple[str, float], ...] = ()
+    strengths: sail_lowering.Strengths = ()
+    strength_speeds: tuple[tuple[str, float], ...] = ()
 
     def read(
         self,
@@ -253,6 +263,16 @@ class _Clauses:
             self.ok = self.ok and costs is not None
         elif word == "speed by":
             self._speed_by(lw, term)
+        elif word == "sail when":
+            costs = sail_lowering.strengths(lw, term, lambda a: _cost(lw, a))
+            self.strengths = costs or ()
+            self.ok = self.ok and costs is not None
+        elif word == "speed when":
+            speeds = sail_lowering.strengths(
+                lw, term, lambda a: _sail_speed(lw, a, "wind's strength")
+            )
+            self.strength_speeds = tuple((n, v or 0.0) for n, v in speeds or ())
+            self.ok = self.ok and speeds is not None
         elif key in ("tack", "wear"):
             cost = _cost(lw, term.amount) if term.amount is not None else None
             self.wind[key] = cost if word == key else None
@@ -407,15 +427,15 @@ def _shaped(lw: Context, grid: ir.Grid) -> bool:
     return True
 
 
-def _sail_speed(lw: Context, amount: s.Located) -> float | None:
-    """A speed of ``speed by`` (issue 40): a number 0 or more (E520)."""
+def _sail_speed(lw: Context, amount: s.Located, by: str = "point of sail") -> float | None:
+    """A speed of ``speed by`` or ``speed when`` (issue 40): a number 0 or more (E520)."""
     number = lw.number(amount, _cost_dimension(lw))
     if number is None:
         return None
     if number.value < 0:
         lw.err(
             "E520",
-            f"a speed of {_spelled(amount)} by the point of sail: a unit moves 0 or more",
+            f"a speed of {_spelled(amount)} by the {by}: a unit moves 0 or more",
             amount.pos,
             "write 0 where the unit does not move (in irons)",
         )

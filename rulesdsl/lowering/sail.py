@@ -124,3 +124,68 @@ def _whole(
         )
         return None
     return tuple((n, out[n]) for n in names)
+
+
+Strengths = tuple[tuple[str, float | None], ...]
+"""Per strength of the wind named, as written: what a step costs more (None: impassable)."""
+
+
+def strengths(
+    lw: Context, term: s.FacingTerm, cost: Callable[[s.Located], float | None]
+) -> Strengths | None:
+    """``sail when (calm impassable, gale +1 MP)`` (issue 40): the step's extra cost by the
+    wind's strength (``speed when (calm 0, gale 3)``: the speed), or None after an error (E524:
+    a strength given twice)."""
+    assert term.sails is not None
+    out: dict[str, float | None] = {}
+    ok = True
+    for name, amount in term.sails:
+        if name.text in out:
+            lw.err(
+                "E524",
+                f"the wind's strength '{name.text}' is given twice in `{term.word.text}`",
+                name.pos,
+                "keep one per strength",
+            )
+            ok = False
+            continue
+        extra = cost(amount) if amount is not None else None
+        ok = ok and (amount is None or extra is not None)
+        out[name.text] = extra
+    return tuple(out.items()) if ok else None
+
+
+def spellings(lw: Context, named: Sequence[s.Name]) -> None:
+    """The strengths of every ``sail when`` and ``speed when`` of a ruleset are one set, the
+    names a caller may give (issue 40): a name one letter from another (``gael``, ``gale``) is a
+    typo (E523), said at the one written fewer times (of two written as often, the later)."""
+    first: dict[str, s.Name] = {}
+    count: dict[str, int] = {}
+    for name in named:
+        first.setdefault(name.text, name)
+        count[name.text] = count.get(name.text, 0) + 1
+    order = list(first)
+    for word in order:
+        twins = [o for o in order if o != word and _one_apart(word, o)]
+        rank = (count[word], -order.index(word))
+        twin = next((o for o in twins if (count[o], -order.index(o)) > rank), None)
+        if twin is not None:
+            lw.err(
+                "E523",
+                f"the wind's strength '{word}' is one letter from '{twin}': every "
+                "`sail when` and `speed when` names the same strengths, those a caller may give",
+                first[word].pos,
+                f"did you mean '{twin}'?",
+            )
+
+
+def _one_apart(a: str, b: str) -> bool:
+    """One letter added, dropped, changed, or two side by side swapped."""
+    if abs(len(a) - len(b)) > 1 or min(len(a), len(b)) < 3:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        swapped = len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+        return len(diff) == 1 or (swapped and a[diff[1]] == b[diff[0]])
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))

@@ -153,6 +153,9 @@ def _keyword_text(b: MoreBlocks, q: ir.Question, a: ir.ExampleArg) -> str:
         )
         sight = examples_stated.question_kind(b.rs, q) == "line_of_sight"  # the viewer's state
         return f"{b.input_name('viewer_state' if sight else a.keyword)} ({', '.join(given)})"
+    if a.keyword == "wind" and a.grouped and len(a.values) == 2:  # and its strength (issue 40)
+        strength = b.label(None, spelling.value(a.values[1]))
+        return f"{b.input_name(a.keyword)} {_value(b, a.values[0])} ({strength})"
     if a.keyword == "entered":  # the steps entered earlier in the turn (issue 40)
         return b.w("example_entered", steps=", ".join(_value(b, v) for v in a.values))
     if a.keyword == "on" and len(a.values) == 1 and isinstance(a.values[0], ir.Symbol):

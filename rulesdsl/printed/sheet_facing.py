@@ -59,6 +59,26 @@ def _speed_by(b: MoreBlocks, f: ir.Facing) -> str:
     return b.w("facing_speed_by", arcs=b.label(block.info, block.id), speeds="; ".join(speeds))
 
 
+def _sail_when(b: MoreBlocks, f: ir.Facing) -> str:
+    """``sail when (...)`` (issue 40): what a step costs more in each strength of the wind."""
+    costs = [
+        b.w("facing_sail_impassable", arc=b.label(None, name))
+        if cost is None
+        else b.w("facing_sail_cost", arc=b.label(None, name), cost=_cost(b, cost))
+        for name, cost in f.strengths
+    ]
+    return b.w("facing_sail_when", costs="; ".join(costs))
+
+
+def _speed_when(b: MoreBlocks, f: ir.Facing) -> str:
+    """``speed when (...)`` (issue 40): the unit's speed in each strength of the wind."""
+    speeds = [
+        b.w("facing_speed_by_entry", arc=b.label(None, n), speed=b.num(v))
+        for n, v in f.strength_speeds
+    ]
+    return b.w("facing_speed_when", speeds="; ".join(speeds))
+
+
 def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
     lines = [
         b.w("facing_grid", grid=b.name(f.grid), count=b.num(f.headings)),
@@ -88,6 +108,10 @@ def _facing(b: MoreBlocks, f: ir.Facing) -> Block:
         lines.append(_sail(b, f))
     if f.speed_by:
         lines.append(_speed_by(b, f))
+    if f.strengths:
+        lines.append(_sail_when(b, f))
+    if f.strength_speeds:
+        lines.append(_speed_when(b, f))
     head = [[HeadCell(b.w("facing_speed")), HeadCell(b.w("facing_turn_mode"))]]
     rows = []
     below = None

@@ -40,7 +40,13 @@ from rulesdsl.semantics.routes import (
     whole_bonus,
     whole_move,
 )
-from rulesdsl.semantics.sail import by_relative, sailing_speed, step_extra
+from rulesdsl.semantics.sail import (
+    by_relative,
+    sailing_speed,
+    step_extra,
+    strength_extra,
+    strength_speed,
+)
 
 Move = Literal["forward", "turn"] | ir.FacingMove
 """What one action of a move with facing is: a step forward, a turn, or a manoeuvre."""
@@ -213,16 +219,17 @@ def route(
     outcomes: Sequence[Sequence[str]] | None = None,
     start: int | None = None,
     entered: Sequence[int] = (),
+    strength: str | None = None,
 ) -> FacingAnswer:
     """The cost of ``actions`` for ``mode`` (a unit type with a facing rule), and whether the
     move is legal (the first reason it is not). ``move``: a kind of move (its costs, barred
     features, turn mode row; its allowance is the speed); ``state``: carried; ``inputs``, and
     ``outcomes`` rolled in each action's place, as :func:`~rulesdsl.semantics.routes.route`
     has them; ``start``: the heading it starts with; ``entered``: the actions into places
-    entered earlier (no first-entering roll)."""
+    entered earlier (no first-entering roll); ``strength``: the wind's (``sail when``)."""
     rule = next(f for f in rs.facings if f.mode == mode)
-    allowance = _given(rs, rule, allowance, wind, start)
-    sail = by_relative(rule, rs.arcs)
+    allowance = _given(rs, rule, allowance, wind, start, strength)
+    sail, blown = by_relative(rule, rs.arcs), strength_extra(rule, strength)
     base = rs
     if move is not None:
         allowance = kind_allowance(kind_of(rs, move), allowance)
@@ -278,7 +285,7 @@ def route(
         straight = min(straight + 1, places)
         here = 0
         last_place = action.entered
-        paid, extra, reason = _sailed(sail, wind, heading, i, paid, extra, reason)
+        paid, extra, reason = _sailed(sail, wind, heading, i, (paid, extra, reason), blown)
         if isinstance(paid, ir.Marker):
             markers.append(paid)
             reason = reason or f"step {i} is {paid.marker}"
@@ -303,22 +310,35 @@ def route(
 
 
 def _given(
-    rs: ir.Ruleset, rule: ir.Facing, allowance: float | None, wind: int | None, start: int | None
+    rs: ir.Ruleset,
+    rule: ir.Facing,
+    allowance: float | None,
+    wind: int | None,
+    start: int | None,
+    strength: str | None = None,
 ) -> float | None:
     """The allowance, or the speed at the point of sail of the heading ``start`` the move starts
-    with (``speed by``, issue 40); the arguments the rule needs (MissingArgument)."""
+    with (``speed by``, issue 40); the arguments the rule needs (MissingArgument): the wind's
+    ``strength`` too where its steps cost by it (``sail when``)."""
+    if allowance is None:  # the wind's strength's speed first (``speed when``)
+        allowance = strength_speed(rule, strength)
     if allowance is None:
         allowance = sailing_speed(rule, rs.arcs, wind, start)
     if allowance is None and rule.exact_speed:
         raise MissingArgument("allowance")
-    if wind is None and _reads_wind(rule):
+    strengths = rule.strengths or rule.strength_speeds
+    if (wind is None and _reads_wind(rule)) or (strengths and strength is None):
         raise MissingArgument("wind")
     return allowance
 
 
 def _reads_wind(rule: ir.Facing) -> bool:
     """Whether the rule's answers read the wind: it tacks, wears or sails by arcs (issue 40)."""
-    return rule.tack is not None or rule.wear is not None or bool(rule.refused or rule.sail_by)
+    return (
+        rule.tack is not None
+        or rule.wear is not None
+        or bool(rule.refused or rule.sail_by or rule.strengths or rule.strength_speeds)
+    )
 
 
 def _sailed(
@@ -326,17 +346,18 @@ def _sailed(
     wind: int | None,
     heading: int | None,
     i: int,
-    paid: Answer,
-    extra: float,
-    reason: str,
+    step: tuple[Answer, float, str],
+    blown: tuple[str, float] = ("", 0.0),
 ) -> tuple[Answer, float, str]:
-    """Step ``i`` at ``heading`` by the point of sail (issue 40): its cost (IMPASSABLE in an
-    impassable arc), its ``extra`` cost with what the point of sail adds, and the route's first
-    reason so far."""
+    """Step ``i`` at ``heading`` by the point of sail and the wind's strength ``blown`` (issue
+    40): its cost (IMPASSABLE in an impassable arc or strength), its ``extra`` cost with what
+    they add, and the route's first reason so far (``step``: the three before)."""
+    paid, extra, reason = step
     arc, more = step_extra(sail, wind, heading)
-    if more == math.inf and not isinstance(paid, ir.Marker):
-        return IMPASSABLE, extra, reason or f"step {i} is impassable ({arc} by the wind)"
-    return paid, extra + more, reason
+    if isinstance(paid, ir.Marker) or max(more, blown[1]) < math.inf:
+        return paid, extra + (more + blown[1]), reason
+    why = f"{arc} by the wind" if more == math.inf else f"{blown[0]} wind"
+    return IMPASSABLE, extra, reason or f"step {i} is impassable ({why})"
 
 
 def _plain(out: Sequence[FacingStep]) -> list[RouteStep]:

@@ -61,3 +61,19 @@ def sailing_speed(
     if not table or wind is None or heading is None:
         return None
     return table[(wind - heading) % len(table)][1]
+
+
+def strength_extra(rule: ir.Facing, strength: str | None) -> tuple[str, float]:
+    """``sail when (calm impassable, gale +1 MP)`` (issue 40): the wind's ``strength`` and what
+    a step costs more in it (inf: impassable); a strength the rule does not name, or none given,
+    costs nothing more."""
+    if strength is None:
+        return "", 0.0
+    cost = dict(rule.strengths).get(strength, 0.0)
+    return strength, math.inf if cost is None else cost
+
+
+def strength_speed(rule: ir.Facing, strength: str | None) -> float | None:
+    """``speed when (calm 0, gale 3)`` (issue 40): the unit's speed in the wind's ``strength``;
+    None for a strength the rule does not name, or none given."""
+    return dict(rule.strength_speeds).get(strength) if strength is not None else None

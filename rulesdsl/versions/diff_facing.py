@@ -134,6 +134,8 @@ def facings(d: Differ) -> None:
         _by_wind(d, path, mode, a, b)
         _sail(d, path, mode, a, b)
         _speed_by(d, path, mode, a, b)
+        _sail_when(d, path, mode, a, b)
+        _speed_when(d, path, mode, a, b)
         if a.exact_speed != b.exact_speed:
             before, after = ("yes", "no") if a.exact_speed else ("no", "yes")
             d.add(
@@ -209,6 +211,52 @@ def _sail(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:
             f"{mode}: {arc} {shown[0]} -> {shown[1]}",
             *shown,
         )
+
+
+def _sail_when(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:
+    """``sail when (...)`` (issue 40): the clause added or dropped changes what ``wind`` must
+    give (breaking); a strength dropped is one a caller may no longer give (breaking); a step
+    that costs more in a strength, or is made impassable, lets fewer routes through (breaking),
+    one that costs less more (rules); a strength added costs from nothing more."""
+    if bool(a.strengths) != bool(b.strengths):
+        before, after = ("sail when" if r.strengths else "no rule" for r in (a, b))
+        d.add(
+            "breaking",
+            "changed",
+            f"{path}.sail_when",
+            f"{mode}: {before} -> {after}",
+            before,
+            after,
+        )
+        return
+    old, new = dict(a.strengths), dict(b.strengths)
+    for name in sorted(old.keys() | new.keys()):
+        if old.get(name, 0.0) == new.get(name, 0.0) and (name in old) == (name in new):
+            continue
+        costs = [_INF if c is None else c for c in (old.get(name, 0.0), new.get(name, 0.0))]
+        shown = ["impassable" if c == _INF else f"+{c:g}" for c in costs]
+        shown = [s if name in r else "none" for s, r in zip(shown, (old, new), strict=True)]
+        d.add(
+            _grade(name not in new or costs[1] > costs[0]),
+            "changed",
+            f"{path}.sail_when.{name}",
+            f"{mode}: {name} {shown[0]} -> {shown[1]}",
+            *shown,
+        )
+
+
+def _speed_when(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:
+    """``speed when (...)`` (issue 40): a lower speed in a strength of the wind lets fewer
+    routes through (breaking), a higher one more (rules); a strength added or dropped changes
+    the speed a wind gives (or whether it may be given): breaking."""
+    old, new = dict(a.strength_speeds), dict(b.strength_speeds)
+    for name in sorted(old.keys() | new.keys()):
+        if old.get(name) == new.get(name):
+            continue
+        shown = ["none" if v is None else f"{v:g}" for v in (old.get(name), new.get(name))]
+        worse = name not in old or name not in new or new[name] < old[name]
+        message = f"{mode}: speed {shown[0]} -> {shown[1]} {name}"
+        d.add(_grade(worse), "changed", f"{path}.speed_when.{name}", message, *shown)
 
 
 def _speed_by(d: Differ, path: str, mode: str, a: ir.Facing, b: ir.Facing) -> None:

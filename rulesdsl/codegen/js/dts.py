@@ -16,6 +16,7 @@ from rulesdsl.codegen.js.values import RESERVED, comment, line_comment, string_j
 from rulesdsl.codegen.plan import ModulePlan
 from rulesdsl.codegen.plan import code as plan_code
 from rulesdsl.codegen.plan import data as plan_data
+from rulesdsl.codegen.plan import movement as plan_movement
 
 _STATE_CONTEXT = " | Readonly<Record<StateName, number>>"
 """A modifier's ``state`` (issue 40): in a module with states, beside the context values."""
@@ -118,6 +119,7 @@ def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:
             union(g.id for g in plan.movement.grids),
             tuple(v.id for v in plan.movement.states),
             plan.movement.drifts is not None,
+            any(plan_movement.reads_strength(f) for f in plan.movement.facings),
         ),
     ]
     return "\n".join(lines) + "\n"

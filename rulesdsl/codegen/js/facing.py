@@ -13,6 +13,7 @@ from rulesdsl.codegen.js.routes import (
     OWN_RANGE,
     RAISED,
     SHARES,
+    STRENGTH,
     facing_fed,
     facing_shares,
     marked,
@@ -64,7 +65,13 @@ def facing_rule_js(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> str:
             if v is not None
         },
         **({"sail": f"Object.freeze([{_sail(f)}])"} if f.sail else {}),
-        **({"speeds": f"Object.freeze([{_speeds(f)}])"} if f.speeds else {}),
+        **({"speeds": f"Object.freeze([{_speeds(f.speeds)}])"} if f.speeds else {}),
+        **({"strengths": f"Object.freeze([{_strengths(f)}])"} if f.strengths else {}),
+        **(
+            {"strengthSpeeds": f"Object.freeze([{_speeds(f.strength_speeds)}])"}
+            if f.strength_speeds
+            else {}
+        ),
     }
     return f"new FacingRule({fields_js(fields)})"
 
@@ -76,9 +83,18 @@ def _sail(f: plan_movement.FacingRule) -> str:
     )
 
 
-def _speeds(f: plan_movement.FacingRule) -> str:
-    """``speed by`` (issue 40): per relative heading, [the point of sail, the speed there]."""
-    return ", ".join(f"[{string_js(a)}, {number_js(v)}]" for a, v in f.speeds)
+def _strengths(f: plan_movement.FacingRule) -> str:
+    """``sail when`` (issue 40): per strength of the wind named, [it, the step's extra cost]."""
+    return ", ".join(
+        f"[{string_js(n)}, {'Infinity' if c == float('inf') else number_js(c)}]"
+        for n, c in f.strengths
+    )
+
+
+def _speeds(speeds: tuple[tuple[str, float], ...]) -> str:
+    """``speed by`` (issue 40): per relative heading, [the point of sail, the speed there];
+    ``speed when``: per strength of the wind, [it, the speed]."""
+    return ", ".join(f"[{string_js(a)}, {number_js(v)}]" for a, v in speeds)
 
 
 def runtime_facing(
@@ -90,13 +106,15 @@ def runtime_facing(
     bonuses: bool = False,
     sail: bool = False,
     speeds: bool = False,
+    strengths: bool = False,
 ) -> str:
     """The facing runtime, its lines for rules with ``state`` lines or without (and with unit
     types' own ranges of a state or without), for route searches fed step inputs or dice
     outcomes or not, for costs that are shares of the allowance or not, and for rules with
     whole-move rules (and bonuses among them) or without, and that sail by arcs (or take their
-    speed by the point of sail) or not."""
-    text = marked(runtime_part("runtime_facing.js"), speeds, *SPEED_BY)
+    speed by the point of sail, or cost their steps by the wind's strength) or not."""
+    text = marked(runtime_part("runtime_facing.js"), strengths, *STRENGTH)
+    text = marked(text, speeds, *SPEED_BY)
     text = marked(marked(text, sail, *SAIL), whole, *WHOLE)
     text = marked(marked(text, bonuses, *BONUS), shares, *SHARES)
     text = marked(text, fed or shares, *RAISED)
@@ -114,6 +132,7 @@ def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
     bonuses = any(w.bonus is not None for w in plan.whole_moves)
     limited = any(w.most is not None or w.bonus is not None for w in plan.whole_moves)
     in_state = bool(plan.states) and limited  # the state runtime has _wholeCounts then
+    strengths = plan_movement.strengths(plan.facings)
     return [
         "",
         runtime_facing(
@@ -123,14 +142,20 @@ def facing_js(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]:
             facing_shares(plan),
             bool(plan.whole_moves),
             bonuses,
-            any(f.sail for f in plan.facings),
-            any(f.speeds for f in plan.facings),
+            any(f.sail or plan_movement.reads_strength(f) for f in plan.facings),
+            any(f.speeds or f.strength_speeds for f in plan.facings),
+            bool(strengths),
         ),
         *(["", whole_js(bonuses)] if plan.whole_moves and not in_state else []),
         "",
         f"export const FACINGS = {dict_js(rules)};",
         f"const _ONCE_BITS = {bits};",
         f"const _REFUSED_COSTED = {'true' if plan.refused_costed else 'false'};",
+        *(
+            [f"const _STRENGTHS = Object.freeze([{', '.join(map(string_js, strengths))}]);"]
+            if strengths
+            else []
+        ),
     ]
 
 
@@ -145,9 +170,14 @@ def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]
     wind = any(plan_movement.reads_wind(f) for f in plan.facings)
     sail = any(f.sail for f in plan.facings)
     speeds = any(f.speeds for f in plan.facings)
-    # `wind`: the heading the wind blows from, where some unit type tacks or wears (issue 40)
-    options = "RouteOptions & { wind?: number | null }" if wind else "RouteOptions"
+    strengths = plan_movement.strengths(plan.facings)
+    strength_speeds = any(f.strength_speeds for f in plan.facings)
+    # `wind`: the heading the wind blows from, where some unit type tacks or wears (issue 40),
+    # with its strength where some unit type's rules read it (`sail when`, `speed when`)
+    blown = "number | readonly [number, WindStrength] | null" if strengths else "number | null"
+    options = f"RouteOptions & {{ wind?: {blown} }}" if wind else "RouteOptions"
     return [
+        *([f"export type WindStrength = {union(strengths)};"] if strengths else []),
         "/** A manoeuvre: [extra cost, up to speed, once per move]. */",
         "export type Manoeuvre = readonly [number, number, boolean];",
         "export declare class FacingRule {",
@@ -160,6 +190,12 @@ def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]
         "  readonly tack?: number; readonly wear?: number;",
         *(["  readonly sail?: readonly (readonly [string, number])[];"] if sail else []),
         *(["  readonly speeds?: readonly (readonly [string, number])[];"] if speeds else []),
+        *(["  readonly strengths?: readonly (readonly [string, number])[];"] if strengths else []),
+        *(
+            ["  readonly strengthSpeeds?: readonly (readonly [string, number])[];"]
+            if strength_speeds
+            else []
+        ),
         "  readonly turnModesByMove: readonly (readonly [MoveName, number])[];",
         "}",
         'export type FacingMove = "forward" | "backward" | "sideslip" | "turn" | "pivot";',
@@ -197,7 +233,7 @@ def facing_dts(plan: plan_movement.MovementPlan, fed: bool = False) -> list[str]
         "  goal: BoardPlace | FacingState,",
         f"  options?: {options},",
         "): FacingRoute | null;",
-        *(_reachable_dts(bool(plan.states), facing_fed(plan, fed)) if wind else []),
+        *(_reachable_dts(bool(plan.states), facing_fed(plan, fed), blown) if wind else []),
     ]
 
 
@@ -205,7 +241,7 @@ _STATE = "Readonly<Record<StateName, number>>"
 """A state carried between moves (issue 40), as runtime_routes.d.ts types it."""
 
 
-def _reachable_dts(states: bool, fed: bool = False) -> list[str]:
+def _reachable_dts(states: bool, fed: bool = False, wind: str = "number | null") -> list[str]:
     """reachable's overload for a unit type with facing where some tack or wear (issue 40),
     with the carried ``state`` among its options when the ruleset has ``state`` lines, and
     ``outcomes`` and the step inputs when its route searches take them (``fed``)."""
@@ -219,6 +255,6 @@ def _reachable_dts(states: bool, fed: bool = False) -> list[str]:
         "  start: FacingState,",
         "  budget?: number | null,",
         "  options?: { allowance?: number | null; move?: MoveName | null;"
-        f" wind?: number | null{state} }}{' & StepInputs' if fed else ''},",
+        f" wind?: {wind}{state} }}{' & StepInputs' if fed else ''},",
         "): Reach;",
     ]

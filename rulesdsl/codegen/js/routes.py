@@ -18,6 +18,9 @@ _STATE = " // [state]"
 _NO_STATE = " // [no state]"
 BONUS = (" // [bonus]", " // [no bonus]")
 _DRIFT = (" // [drift]", " // [no drift]")
+STRENGTH = (" // [wind strength]", " // [no wind strength]")
+"""Marks of the runtime lines for rules whose steps cost by the wind's strength (``sail when``,
+issue 40): the facing and drift runtimes read ``wind: [heading, strength]``."""
 OWN_RANGE = (" // [own range]", " // [one range]")
 _WHOLE = (" // [whole]", " // [no whole]")
 _WHOLE_PART = "/*@whole*/"
@@ -143,7 +146,11 @@ def _drifts_js(plan: plan_movement.MovementPlan) -> list[str]:
         " bound; empty: always). */",
         f"const _DRIFTS = {dict_js(entries)};",
         "",
-        runtime_part("runtime_drift.js").rstrip("\n"),
+        marked(
+            runtime_part("runtime_drift.js"),
+            any(plan_movement.reads_strength(f) for f in plan.facings),
+            *STRENGTH,
+        ),
     ]
 
 
@@ -289,10 +296,12 @@ def marked(text: str, states: bool, on: str = _STATE, off: str = _NO_STATE) -> s
     return "\n".join(line.removesuffix(kept) for line in lines if not line.endswith(dropped))
 
 
-def routes_dts(grid_names: str, states: tuple[str, ...] = (), drift: bool = False) -> list[str]:
+def routes_dts(
+    grid_names: str, states: tuple[str, ...] = (), drift: bool = False, strengths: bool = False
+) -> list[str]:
     """The declarations of the boards, routes and reach; ``grid_names``: the declared grids'
     names as a string-literal union; ``states``: the declared states' names; ``drift``: with
-    a ``drift`` line."""
+    a ``drift`` line; ``strengths``: ``wind`` may carry the wind's strength (``sail when``)."""
     path = resources.files("rulesdsl.codegen.js").joinpath("runtime_routes.d.ts")
     declared = (
         [
@@ -303,7 +312,11 @@ def routes_dts(grid_names: str, states: tuple[str, ...] = (), drift: bool = Fals
         else []
     )
     return [
-        marked(marked(path.read_text("utf-8"), bool(states)), drift, *_DRIFT),
+        marked(
+            marked(marked(path.read_text("utf-8"), strengths, *STRENGTH), bool(states)),
+            drift,
+            *_DRIFT,
+        ),
         *declared,
         f"export type DeclaredGridName = {grid_names};",
         'export type GridName = DeclaredGridName | "hex" | "square";',

@@ -19,6 +19,7 @@ function _driftSteps(fn, board, wind) {
  * no cost and with no roll; it stops before a place off the board, one it may not enter or may
  * not end in, and in one where it must stop. */
 function _drifted(fn, board, mode, answer, wind) {
+  wind = _windParts(fn, wind)[0]; // its strength moves nothing // [wind strength]
   const steps = wind === null || wind === undefined ? null : _driftSteps(fn, board, wind);
   if (answer === null) return null;
   const entry = steps === null ? undefined : _DRIFTS[mode];

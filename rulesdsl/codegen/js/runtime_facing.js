@@ -133,13 +133,28 @@ function _turned(rule, turns) {
   return `${Math.floor((turns * 360) / rule.headings)} deg`;
 }
 
+/** ``wind: [heading, strength]`` as its heading and strength (issue 40); a bare heading has // [wind strength]
+ * no strength. */ // [wind strength]
+function _windParts(fn, wind) { // [wind strength]
+  if (!Array.isArray(wind)) return [wind, null]; // [wind strength]
+  if (wind.length !== 2 || typeof wind[1] !== "string") throw new ArgumentTypeError(fn, "wind", wind, "must be an int or (heading, strength)"); // [wind strength]
+  if (!_STRENGTHS.includes(wind[1])) throw new UnknownName("strength of the wind", wind[1], _STRENGTHS); // [wind strength]
+  return [wind[0], wind[1]]; // [wind strength]
+} // [wind strength]
+ // [wind strength]
 /** The wind, the heading it blows from: required when the unit tacks or wears by it. */
 function _windArg(fn, rule, wind) {
+  let strength = null; // [wind strength]
+  [wind, strength] = _windParts(fn, wind); // [wind strength]
+  if ((rule.strengths || rule.strengthSpeeds) && wind !== null && wind !== undefined && strength === null) { // [wind strength]
+    throw new InvalidArgument(fn, "wind", wind, "must be (heading, strength): the unit's rules read it"); // [wind strength]
+  } // [wind strength]
   if (wind === null || wind === undefined) {
     if ((rule.tack ?? null) !== null || (rule.wear ?? null) !== null) {
       throw new InvalidArgument(fn, "wind", null, "must be given: the unit tacks or wears");
     }
     if (rule.sail) throw new InvalidArgument(fn, "wind", null, "must be given: the unit sails by it"); // [sail]
+    if (rule.strengths || rule.strengthSpeeds) throw new InvalidArgument(fn, "wind", null, "must be given: its strength counts"); // [wind strength]
     return null;
   }
   if (typeof wind !== "number" || !Number.isInteger(wind)) throw new ArgumentTypeError(fn, "wind", wind, "must be an int");
@@ -148,7 +163,8 @@ function _windArg(fn, rule, wind) {
 }
 
 /** What a turn onto each heading costs more by the wind (Infinity: not allowed). */
-function _byWind(rule, wind) {
+function _byWind(rule, wind) { // [no wind strength]
+function _byWind(rule, wind, strength = null) { // [wind strength]
   const more = new Array(rule.headings).fill(0);
   if (wind !== null) {
     more[wind] = rule.tack ?? 0;
@@ -156,6 +172,9 @@ function _byWind(rule, wind) {
   }
   // then what a step at each heading costs more by the point of sail (Infinity: impassable) // [sail]
   for (let h = 0; h < rule.headings; h++) more.push(rule.sail && wind !== null ? rule.sail[_mod(wind - h, rule.headings)][1] : 0); // [sail]
+  // and what every step costs more by the wind's strength (Infinity: impassable) // [wind strength]
+  const blown = (rule.strengths ?? []).find(([n]) => n === strength)?.[1] ?? 0; // [wind strength]
+  for (let h = rule.headings; h < 2 * rule.headings; h++) more[h] += blown; // [wind strength]
   return more;
 }
 
@@ -164,8 +183,12 @@ function _byWind(rule, wind) {
  * starts with (a kind of move scales it); else null. */ // [sailing speed]
 function _sailing(fn, board, mode, rule, wind, heading, move, inputs = _NO_OPTIONS) { // [sailing speed]
   const windAt = _windArg(fn, rule, wind); // [sailing speed]
-  if (!rule.speeds || windAt === null) return null; // [sailing speed]
-  const speed = rule.speeds[_mod(windAt - heading, rule.headings)][1]; // [sailing speed]
+  if (!rule.speeds || windAt === null) return null; // [sailing speed] // [no wind strength]
+  const speed = rule.speeds[_mod(windAt - heading, rule.headings)][1]; // [sailing speed] // [no wind strength]
+  const strength = _windParts(fn, wind)[1]; // `speed when`'s speed wins // [sailing speed] // [wind strength]
+  const blown = (rule.strengthSpeeds ?? []).find(([n]) => n === strength)?.[1] ?? null; // [sailing speed] // [wind strength]
+  if (blown === null && (!rule.speeds || windAt === null)) return null; // [sailing speed] // [wind strength]
+  const speed = blown ?? rule.speeds[_mod(windAt - heading, rule.headings)][1]; // [sailing speed] // [wind strength]
   const extra = _routeArgs(fn, board, mode, speed, inputs); // [sailing speed]
   if (move === null || move === undefined) return [extra, speed]; // [sailing speed]
   return _withMove(fn, extra, move, speed, mode); // [sailing speed]
@@ -237,19 +260,24 @@ function _facingRouteCost(board, mode, route, allowance, move, entered, wind = n
   if (sailed !== null) [extra, allowance] = sailed; // [sailing speed]
   const speed = _facingSpeed("route_cost", rule, allowance);
   const windAt = _windArg("route_cost", rule, wind);
+  const strength = _windParts("route_cost", wind)[1]; // [wind strength]
   const begin = _carriedArg("route_cost", state); // [state] // [one range]
   const begin = _carriedArg("route_cost", state, mode); // [state] // [own range]
-  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt); // [facing unfed]
-  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt, priced); // [facing fed]
+  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt); // [facing unfed] // [no wind strength]
+  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt, priced); // [facing fed] // [no wind strength]
+  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt, undefined, strength); // [facing unfed] // [wind strength]
+  const walked = _facingWalk(board, mode, rule, states, speed, extra, move, windAt, priced, strength); // [facing fed] // [wind strength]
   return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before); // [no state]
   return _facingJudged(board, mode, rule, states, walked, allowance ?? null, speed, move, before, begin); // [state]
 }
 
 /** Each action of a facing route, costed: [steps, total, marker, reason] (the loop of
  * ``_facing_route_cost``). */
-function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = null) { // [facing unfed]
-function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = null, priced = new Map()) { // [facing fed]
-  const byWind = _byWind(rule, windAt);
+function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = null) { // [facing unfed] // [no wind strength]
+function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = null, priced = new Map()) { // [facing fed] // [no wind strength]
+function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = null, priced = new Map(), strength = null) { // [wind strength]
+  const byWind = _byWind(rule, windAt); // [no wind strength]
+  const byWind = _byWind(rule, windAt, strength); // [wind strength]
   const modePlaces = _turnMode(rule, speed, move);
   const count = rule.headings;
   const steps = [];
@@ -323,10 +351,13 @@ function _facingWalk(board, mode, rule, states, speed, extra, move, windAt = nul
     let paid = _stepCost(mode, priced.get(to) ?? entered, crossed, distance, extra); // [facing fed]
     straight = Math.min(straight + 1, modePlaces);
     turnedHere = 0;
-    if (rule.sail && !(paid instanceof Marker)) { // the point of sail (issue 40) // [sail]
+    if (rule.sail && !(paid instanceof Marker)) { // the point of sail (issue 40) // [sail] // [no wind strength]
+    if ((rule.sail || rule.strengths) && !(paid instanceof Marker)) { // the point of sail, the strength (issue 40) // [wind strength]
       if (byWind[count + heading] < _INF) extraCost += byWind[count + heading]; // [sail]
       else { // [sail]
-        reason ||= `step ${i} is impassable (${rule.sail[_mod(windAt - heading, count)][0]} by the wind)`; // [sail]
+        reason ||= `step ${i} is impassable (${rule.sail[_mod(windAt - heading, count)][0]} by the wind)`; // [sail] // [no wind strength]
+        const arc = rule.sail ? rule.sail[_mod(windAt - heading, count)] : ["", 0]; // [wind strength]
+        reason ||= `step ${i} is impassable (${arc[1] === _INF ? `${arc[0]} by the wind` : `${strength} wind`})`; // [wind strength]
         paid = IMPASSABLE; // [sail]
       } // [sail]
     } // [sail]
@@ -658,7 +689,8 @@ function _facingCheapest(board, mode, start, goal, allowance, move, entered, win
   if (sailed !== null) [extra, allowance] = sailed; // [sailing speed]
   const speed = _facingSpeed("cheapest_route", rule, allowance);
   const budget = allowance === null || allowance === undefined ? _INF : allowance;
-  const byWind = _byWind(rule, _windArg("cheapest_route", rule, wind));
+  const byWind = _byWind(rule, _windArg("cheapest_route", rule, wind)); // [no wind strength]
+  const byWind = _byWind(rule, _windArg("cheapest_route", rule, wind), _windParts("cheapest_route", wind)[1]); // [wind strength]
   const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind); // [no state] // [facing unfed] // [facing no shares]
   const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, [], undefined, undefined, extra.allowance ?? null); // [no state] // [facing unfed] // [facing shares]
   const [, came, states, found] = _facingSearch(board, mode, begin, budget, speed, target, move ?? null, byWind, [], inputs, priced); // [no state] // [facing fed] // [facing no shares]
@@ -701,7 +733,8 @@ function _facingReachable(board, mode, start, budget, allowance, move, wind = nu
   if (sailed !== null) [[extra, allowance], budget] = [sailed, Math.min(budget, sailed[1])]; // at most it is spent // [sailing speed]
   const speed = allowance !== null && allowance !== undefined ? allowance : budget;
   const modePlaces = _turnMode(rule, speed, move ?? null);
-  const byWind = _byWind(rule, _windArg("reachable", rule, wind));
+  const byWind = _byWind(rule, _windArg("reachable", rule, wind)); // [no wind strength]
+  const byWind = _byWind(rule, _windArg("reachable", rule, wind), _windParts("reachable", wind)[1]); // [wind strength]
   const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind); // [no state] // [facing unfed] // [facing no shares]
   const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, [], undefined, undefined, extra.allowance ?? null); // [no state] // [facing unfed] // [facing shares]
   const [best, , states] = _facingSearch(board, mode, begin, budget, speed, null, move ?? null, byWind, [], inputs, priced); // [no state] // [facing fed] // [facing no shares]

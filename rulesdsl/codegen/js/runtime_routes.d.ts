@@ -74,7 +74,8 @@ export type RouteOptions = {
   /** The unit's state at the start (every state of STATES). */ // [state]
   state?: Readonly<Record<StateName, number>> | null; // [state]
   /** The heading the wind blows from: a unit type that drifts ends downwind (Route.drift). */ // [drift]
-  wind?: number | null; // [drift]
+  wind?: number | null; // [drift] // [no wind strength]
+  wind?: number | readonly [number, WindStrength] | null; // [drift] // [wind strength]
 } & StepInputs;
 /** The cost of moving ``mode`` along ``route`` (places of ``board``, the start first). */
 export declare function routeCost(board: Board, mode: ModeName, route: Iterable<BoardPlace>, options?: RouteOptions): Route;

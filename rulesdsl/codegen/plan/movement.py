@@ -11,7 +11,7 @@ once-per-move bits) are taken from where they are defined, once, so no emitter w
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import get_args
 
@@ -109,6 +109,12 @@ class FacingRule:
     speeds: tuple[tuple[str, float], ...] = ()
     """``speed by ARCS (...)`` (issue 40): per relative heading, the point of sail and the
     unit's speed (its allowance) when the move starts there."""
+    strengths: tuple[tuple[str, float], ...] = ()
+    """``sail when (...)`` (issue 40): per strength of the wind named, what a step costs more
+    when the caller gives it (inf: impassable); a strength not named: nothing more."""
+    strength_speeds: tuple[tuple[str, float], ...] = ()
+    """``speed when (...)`` (issue 40): per strength of the wind named, the unit's speed (its
+    allowance) when the caller gives it and no allowance; it wins over ``speeds``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,10 +330,27 @@ def _roll(rs: ir.Ruleset, rule: ir.RollRule) -> RollRule:
     )
 
 
+def reads_strength(rule: FacingRule) -> bool:
+    """Whether the rule's answers read the wind's strength (issue 40): ``sail when`` or
+    ``speed when``; the caller then gives the wind as (heading, strength)."""
+    return bool(rule.strengths or rule.strength_speeds)
+
+
+def strengths(rules: Sequence[FacingRule]) -> tuple[str, ...]:
+    """The strengths of the wind the rules name (issue 40), in the order first named: those a
+    caller may give."""
+    return tuple(dict.fromkeys(n for f in rules for n, _ in (*f.strengths, *f.strength_speeds)))
+
+
 def reads_wind(rule: FacingRule) -> bool:
     """Whether the rule's answers read the wind (issue 40): it tacks, wears, sails by arcs or
     takes its speed by them."""
-    return rule.tack is not None or rule.wear is not None or bool(rule.sail or rule.speeds)
+    return (
+        rule.tack is not None
+        or rule.wear is not None
+        or bool(rule.sail or rule.speeds)
+        or reads_strength(rule)
+    )
 
 
 def _facing(rule: ir.Facing, arcs: tuple[ir.Arcs, ...] = ()) -> FacingRule:
@@ -349,6 +372,8 @@ def _facing(rule: ir.Facing, arcs: tuple[ir.Arcs, ...] = ()) -> FacingRule:
         wear=math.inf if "wear" in rule.refused else rule.wear,
         sail=semantics_sail.by_relative(rule, arcs),
         speeds=semantics_sail.speed_by_relative(rule, arcs),
+        strengths=tuple((n, math.inf if c is None else c) for n, c in rule.strengths),
+        strength_speeds=rule.strength_speeds,
     )
 
 

@@ -66,6 +66,8 @@ def facing_rule_py(f: plan_movement.FacingRule, moves: tuple[str, ...]) -> dict[
         "wind": {k: _bound(v if v != float("inf") else None) for k, v in _wind(f).items()},
         "sail": [f'("{a}", {_bound(None if c == _INF else c)})' for a, c in f.sail],
         "speeds": [f'("{a}", {_number(v)})' for a, v in f.speeds],
+        "strengths": [f'("{n}", {_bound(None if c == _INF else c)})' for n, c in f.strengths],
+        "strength_speeds": [f'("{n}", {_number(v)})' for n, v in f.strength_speeds],
         "turn_costs": _rows([f"({_number(up)}, {_number(c)})" for up, c in f.turn_costs])
         if f.turn_costs
         else "",
