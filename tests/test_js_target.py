@@ -10,6 +10,7 @@ these tests are skipped, except in CI (the CI variable set), where .ci/run insta
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import re
@@ -187,8 +188,10 @@ def mismatches(
     ]
 
 
+@functools.cache
 def plan_of(rid: str) -> module_plan.ModulePlan:
-    """A bundled ruleset's module plan, for a test that writes it with an emitter broken."""
+    """A bundled ruleset's module plan, for a test that writes it with an emitter broken:
+    compiled once a process (plans are frozen; the tests break emitters, not the plan)."""
     compiled = Compiler().compile_file(RULESETS / f"{rid}.terrain")
     assert compiled.ruleset is not None, rid
     return module_plan.build(compiled.ruleset)
