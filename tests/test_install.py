@@ -73,10 +73,12 @@ def files(folder: Path) -> list[str]:
     )
 
 
+FirstBuild = tuple[Path, subprocess.CompletedProcess[str]]
+"""A project folder after a build, and what the build said."""
+
+
 @pytest.fixture(scope="module")
-def first_build(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> tuple[Path, subprocess.CompletedProcess[str]]:
+def first_build(tmp_path_factory: pytest.TempPathFactory) -> FirstBuild:
     """The tiny project after a build without the extras, and what that build said: made
     once for the tests that start from it (each works on a copy: :func:`built`)."""
     root = project(tmp_path_factory.mktemp("install"))
@@ -87,7 +89,7 @@ FIRST_BUILD = pytest.mark.xdist_group("install-first-build")
 """The tests that start from :func:`first_build`: one worker builds it once."""
 
 
-def built(first: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) -> Path:
+def built(first: FirstBuild, tmp_path: Path) -> Path:
     """A copy of the project :func:`first_build` built, its build asserted to have passed."""
     root, done = first
     assert done.returncode == 0, done.stderr
@@ -96,7 +98,7 @@ def built(first: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) 
 
 @FIRST_BUILD
 def test_a_build_without_the_pdf_extra_writes_modules_html_and_markdown_and_names_the_skipped_pdfs(
-    first_build: tuple[Path, subprocess.CompletedProcess[str]],
+    first_build: FirstBuild,
 ) -> None:
     root, done = first_build
     assert done.returncode == 0, done.stderr
@@ -118,7 +120,7 @@ def test_a_build_without_the_pdf_extra_writes_modules_html_and_markdown_and_name
 
 @FIRST_BUILD
 def test_build_check_after_a_build_without_the_pdf_extra_is_current(
-    first_build: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
+    first_build: FirstBuild, tmp_path: Path
 ) -> None:
     root = built(first_build, tmp_path)
     checked = run_without(BLOCKED, "build", "--check", cwd=root)
@@ -134,7 +136,7 @@ def test_build_check_after_a_build_without_the_pdf_extra_is_current(
 
 @FIRST_BUILD
 def test_build_check_without_the_pdf_extra_still_reports_stale_modules(
-    first_build: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
+    first_build: FirstBuild, tmp_path: Path
 ) -> None:
     root = built(first_build, tmp_path)
     source = root / "rulesets" / "tiny.terrain"
@@ -147,7 +149,7 @@ def test_build_check_without_the_pdf_extra_still_reports_stale_modules(
 
 @FIRST_BUILD
 def test_a_build_with_weasyprint_makes_the_pdfs_a_build_without_it_skipped(
-    first_build: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
+    first_build: FirstBuild, tmp_path: Path
 ) -> None:
     pytest.importorskip("weasyprint")
     root = built(first_build, tmp_path)
