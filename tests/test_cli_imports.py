@@ -4,6 +4,7 @@ check, no WeasyPrint for a build whose PDFs are current, no other verb's module.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import subprocess
 import sys
@@ -26,18 +27,31 @@ HEAVY = (
 
 def imported_after(*argv: str, watched: tuple[str, ...] = HEAVY) -> list[str]:
     """Which of ``watched`` a fresh interpreter has imported after `rulesdsl ARGV` returned."""
+    held = _imported(argv)
+    return [m for m in watched if m in held]
+
+
+CHECK_RUN = pytest.mark.xdist_group("cli_imports_check")
+"""The tests reading `check heavy_gear`'s modules: one worker, one process."""
+
+
+@functools.cache
+def _imported(argv: tuple[str, ...]) -> frozenset[str]:
+    """Every module a fresh interpreter holds after `rulesdsl ARGV` returned: one process per
+    command line, shared by the tests that watch other modules of it (four read `check`'s)."""
     code = (
         f"import sys; from rulesdsl.commands.cli import main; code = main({list(argv)!r}); "
-        f"import json; print(json.dumps([code, [m for m in {watched!r} if m in sys.modules]]))"
+        f"import json; print(json.dumps([code, list(sys.modules)]))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     status, modules = json.loads(result.stdout.splitlines()[-1])
     assert status == 0, result.stderr
-    return list(modules)
+    return frozenset(modules)
 
 
+@CHECK_RUN
 def test_check_imports_no_schema_yaml_templates_or_pdf() -> None:
     assert imported_after("check", "rulesets/heavy_gear.terrain") == ["rulesdsl.commands.check"]
 
@@ -52,12 +66,14 @@ BUILDER = (
 )
 
 
+@CHECK_RUN
 def test_check_imports_none_of_the_builder() -> None:
     """`check` says E102 through rulesdsl.builder.ids alone: the builder's manifest, lock,
     transaction and outputs were ~11 ms of its start-up (issue 44)."""
     assert imported_after("check", "rulesets/heavy_gear.terrain", watched=BUILDER) == []
 
 
+@CHECK_RUN
 def test_check_of_a_file_in_the_current_edition_imports_no_migration() -> None:
     """W112 (a newer edition would change answers) is for a file of an older edition: its
     module and the answers it compares were ~2-5 ms of a check's start-up (issue 44)."""
@@ -65,6 +81,7 @@ def test_check_of_a_file_in_the_current_edition_imports_no_migration() -> None:
     assert imported_after("check", "rulesets/heavy_gear.terrain", watched=watched) == []
 
 
+@CHECK_RUN
 def test_check_of_a_file_without_errors_imports_no_difflib() -> None:
     """The close names of a did-you-mean hint are for a file with a wrong name: difflib (and
     the heapq it brings) were ~2 ms of a check's start-up (issue 44)."""

@@ -8,6 +8,7 @@ they were not installed, in a fresh interpreter."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -72,11 +73,34 @@ def files(folder: Path) -> list[str]:
     )
 
 
+FirstBuild = tuple[Path, subprocess.CompletedProcess[str]]
+"""A project folder after a build, and what the build said."""
+
+
+@pytest.fixture(scope="module")
+def first_build(tmp_path_factory: pytest.TempPathFactory) -> FirstBuild:
+    """The tiny project after a build without the extras, and what that build said: made
+    once for the tests that start from it (each works on a copy: :func:`built`)."""
+    root = project(tmp_path_factory.mktemp("install"))
+    return root, run_without(BLOCKED, "build", cwd=root)
+
+
+FIRST_BUILD = pytest.mark.xdist_group("install-first-build")
+"""The tests that start from :func:`first_build`: one worker builds it once."""
+
+
+def built(first: FirstBuild, tmp_path: Path) -> Path:
+    """A copy of the project :func:`first_build` built, its build asserted to have passed."""
+    root, done = first
+    assert done.returncode == 0, done.stderr
+    return Path(shutil.copytree(root, tmp_path / "project"))
+
+
+@FIRST_BUILD
 def test_a_build_without_the_pdf_extra_writes_modules_html_and_markdown_and_names_the_skipped_pdfs(
-    tmp_path: Path,
+    first_build: FirstBuild,
 ) -> None:
-    root = project(tmp_path)
-    done = run_without(BLOCKED, "build", cwd=root)
+    root, done = first_build
     assert done.returncode == 0, done.stderr
     assert files(root / "generated") == [
         "js/tiny/package.json",
@@ -94,9 +118,11 @@ def test_a_build_without_the_pdf_extra_writes_modules_html_and_markdown_and_name
     assert "generated/sheets/tiny.en.pdf" in done.stderr
 
 
-def test_build_check_after_a_build_without_the_pdf_extra_is_current(tmp_path: Path) -> None:
-    root = project(tmp_path)
-    assert run_without(BLOCKED, "build", cwd=root).returncode == 0
+@FIRST_BUILD
+def test_build_check_after_a_build_without_the_pdf_extra_is_current(
+    first_build: FirstBuild, tmp_path: Path
+) -> None:
+    root = built(first_build, tmp_path)
     checked = run_without(BLOCKED, "build", "--check", cwd=root)
     assert checked.returncode == 0, checked.stderr
     assert "is current" in checked.stderr
@@ -108,9 +134,11 @@ def test_build_check_after_a_build_without_the_pdf_extra_is_current(tmp_path: Pa
     )
 
 
-def test_build_check_without_the_pdf_extra_still_reports_stale_modules(tmp_path: Path) -> None:
-    root = project(tmp_path)
-    assert run_without(BLOCKED, "build", cwd=root).returncode == 0
+@FIRST_BUILD
+def test_build_check_without_the_pdf_extra_still_reports_stale_modules(
+    first_build: FirstBuild, tmp_path: Path
+) -> None:
+    root = built(first_build, tmp_path)
     source = root / "rulesets" / "tiny.terrain"
     source.write_text(source.read_text("utf-8").replace("| 2", "| 3"), "utf-8")
     checked = run_without(BLOCKED, "build", "--check", cwd=root)
@@ -119,12 +147,12 @@ def test_build_check_without_the_pdf_extra_still_reports_stale_modules(tmp_path:
     assert "sheets/tiny.en.md" in checked.stderr
 
 
+@FIRST_BUILD
 def test_a_build_with_weasyprint_makes_the_pdfs_a_build_without_it_skipped(
-    tmp_path: Path,
+    first_build: FirstBuild, tmp_path: Path
 ) -> None:
     pytest.importorskip("weasyprint")
-    root = project(tmp_path)
-    assert run_without(BLOCKED, "build", cwd=root).returncode == 0
+    root = built(first_build, tmp_path)
     out = root / "generated"
     code = main(["build", "--rulesets", str(root / "rulesets"), "--out", str(out), "-j", "1"])
     assert code == 0

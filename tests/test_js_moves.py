@@ -6,7 +6,6 @@ tests/test_js_target.py sees an emitter or a runtime of these broken on purpose.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import shutil
 import subprocess
 from pathlib import Path
@@ -35,14 +34,10 @@ from tests.test_js_target import (
 __all__ = ["node"]  # the fixture, imported for the tests below
 
 
-_plan = functools.cache(plan_of)
-"""Each bundled ruleset's plan, compiled once for the tests below (plans are frozen)."""
-
-
 def caught(rid: str, tmp_path: Path) -> set[str]:
     """The functions the differential test finds wrong in ``rid``'s package, written with the
     emitters as they are (broken by the test)."""
-    plan = _plan(rid)
+    plan = plan_of(rid)
     return mismatched_functions(plan, rid, write_package(plan, tmp_path))
 
 
@@ -177,7 +172,7 @@ def test_a_facing_speed_or_budget_true_counts_as_one_as_python_does(
     python = load_generated("void_patrol")
     expected = [js_queries.ask_python(python, q) for q in queries]
     assert [a["answer"][0].keys() for a in expected] == [{"reach"}, *[{"facing"}] * 3]
-    assert js_queries.ask_node(write_package(_plan("void_patrol"), tmp_path), queries) == expected
+    assert js_queries.ask_node(write_package(plan_of("void_patrol"), tmp_path), queries) == expected
 
 
 def test_declarations_type_check_a_consumer_of_facing_routes(
@@ -187,7 +182,7 @@ def test_declarations_type_check_a_consumer_of_facing_routes(
     with facing (a FacingRoute of [place, heading] pairs): tests/js/consumer_facing.ts
     type-checks."""
     tsc = _typescript(pytestconfig)
-    write_package(_plan("void_patrol"), tmp_path)
+    write_package(plan_of("void_patrol"), tmp_path)
     shutil.copy(TESTS_JS / "consumer_facing.ts", tmp_path / "consumer_facing.ts")
     options = TSC_STRICT
     done = subprocess.run(

@@ -10,6 +10,7 @@ these tests are skipped, except in CI (the CI variable set), where .ci/run insta
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import re
@@ -22,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from rulesdsl import ir
 from rulesdsl.builder.build import build
 from rulesdsl.codegen import js as js_target
 from rulesdsl.codegen import plan as module_plan
@@ -63,14 +65,20 @@ def node() -> str:
 
 
 @pytest.fixture(scope="module")
-def plans() -> dict[str, module_plan.ModulePlan]:
+def bundled() -> dict[str, ir.Ruleset]:
+    """Every bundled ruleset's IR, compiled once for the module's tests."""
     compiler = Compiler()
     out = {}
     for rid in IDS:
         compiled = compiler.compile_file(RULESETS / f"{rid}.terrain")
         assert compiled.ruleset is not None, rid
-        out[rid] = module_plan.build(compiled.ruleset)
+        out[rid] = compiled.ruleset
     return out
+
+
+@pytest.fixture(scope="module")
+def plans(bundled: dict[str, ir.Ruleset]) -> dict[str, module_plan.ModulePlan]:
+    return {rid: module_plan.build(ruleset) for rid, ruleset in bundled.items()}
 
 
 def write_package(plan: module_plan.ModulePlan, folder: Path) -> Path:
@@ -180,8 +188,10 @@ def mismatches(
     ]
 
 
+@functools.cache
 def plan_of(rid: str) -> module_plan.ModulePlan:
-    """A bundled ruleset's module plan, for a test that writes it with an emitter broken."""
+    """A bundled ruleset's module plan, for a test that writes it with an emitter broken:
+    compiled once a process (plans are frozen; the tests break emitters, not the plan)."""
     compiled = Compiler().compile_file(RULESETS / f"{rid}.terrain")
     assert compiled.ruleset is not None, rid
     return module_plan.build(compiled.ruleset)
@@ -298,21 +308,16 @@ def _results_data(python: Any) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("name", ["hex_operational", "sight_crt", "rolled", "wounds"])
 def test_js_results_tables_carry_the_python_modules_chances(
-    name: str, node: str, tmp_path: Path
+    name: str, node: str, bundled: dict[str, ir.Ruleset], tmp_path: Path
 ) -> None:
     """Every results table's exact chances per column, alone and per modifier, its rows,
     natural rolls and columns, as the Python module holds them (the chances that ``roll``
     does not answer, and that the example vectors ask only a few of)."""
     text = _snippets().get(name)
-    compiler = Compiler()
-    compiled = (
-        compile_snippet(compiler, text)
-        if text
-        else compiler.compile_file(RULESETS / f"{name}.terrain")
-    )
-    assert compiled.ruleset is not None
-    python = import_rendered(compiled.ruleset, tmp_path, f"js_chances_{name}")
-    plan = module_plan.build(compiled.ruleset)
+    ruleset = compile_snippet(Compiler(), text).ruleset if text else bundled[name]
+    assert ruleset is not None
+    python = import_rendered(ruleset, tmp_path, f"js_chances_{name}")
+    plan = module_plan.build(ruleset)
     module = write_package(plan, tmp_path / "js")
     (tmp_path / "data.mjs").write_text(_RESULTS_DATA, "utf-8")
     done = subprocess.run(
@@ -449,13 +454,11 @@ def _small_rulesets(compiler: Compiler) -> Iterator[tuple[str, Any]]:
 
 
 def test_every_ruleset_that_builds_a_python_module_builds_a_javascript_one(
-    node: str, tmp_path: Path
+    node: str, bundled: dict[str, ir.Ruleset], tmp_path: Path
 ) -> None:
     """Every bundled ruleset and every small ruleset of the tests of rare constructs builds,
     beside its Python module, a JavaScript package that Node imports."""
-    compiler = Compiler()
-    bundled = [(rid, compiler.compile_file(RULESETS / f"{rid}.terrain").ruleset) for rid in IDS]
-    rulesets = [*bundled, *_small_rulesets(compiler)]
+    rulesets = [*bundled.items(), *_small_rulesets(Compiler())]
     assert len(rulesets) > len(IDS) + 30
     modules = []
     for i, (name, ruleset) in enumerate(rulesets):

@@ -9,6 +9,7 @@ builtin (``sorted``, ``max``, ...) cannot change what the module's own functions
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib.util
 import math
 import subprocess
@@ -358,7 +359,10 @@ SHADOWS = [
 ]
 
 
+@functools.cache
 def heavy_gear_ir() -> ir.Ruleset:
+    """heavy_gear's IR, compiled once for the tests that write variants of its module (the IR
+    is frozen: each test makes its variant with ``dataclasses.replace``)."""
     compiled = Compiler().compile_file(RULESETS / "heavy_gear.terrain")
     assert compiled.ruleset is not None
     return compiled.ruleset
