@@ -22,9 +22,9 @@ import pytest
 
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, render_deck
-from tests.pdf_glyphs import PT_PER_MM, Glyph, glyphs
+from tests.pdf_glyphs import PT_PER_MM, Glyph, read_glyphs
 from tests.test_print_done_when import SMALL
-from tests.test_print_loss import _cells, crop_lines
+from tests.test_print_loss import _cells, page_crop_lines
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated"
 WRITTEN = sorted(p.relative_to(GENERATED).as_posix() for p in GENERATED.rglob("*.pdf"))
@@ -33,21 +33,43 @@ DECKS = [
     for name in WRITTEN
     if name.startswith("cards/")
 ]
-"""The committed decks, each in an xdist group, so that one worker reads each deck's crop marks
-and glyphs (:func:`_marks`, :func:`_glyphs`) once for the three tests that check them."""
+"""The committed decks, each in an xdist group, so that one worker reads each deck (pypdf:
+:func:`_reader`; its crop marks and glyphs: :func:`_marks`, :func:`_glyphs`) once for the four
+tests that check them."""
+PDFS = [
+    pytest.param(name, marks=pytest.mark.xdist_group(f"preflight-{name}"))
+    if name.startswith("cards/")
+    else name
+    for name in WRITTEN
+]
+"""Every committed PDF, the decks in their group (:data:`DECKS`)."""
 BLEED = 3.0
 
 
 @cache
+def _reader(name: str) -> pypdf.PdfReader:
+    """A committed PDF, read by pypdf once a process: its first reading of the pages parses
+    the objects the fonts' width arrays included (about 0.5 s a deck), and each of the
+    checks below read it again."""
+    return pypdf.PdfReader(GENERATED / name)
+
+
+@cache
 def _marks(name: str) -> list[tuple[set[float], set[float]]]:
-    """The crop marks of a committed deck (:func:`crop_lines`, the slow reading: pypdf)."""
-    return crop_lines((GENERATED / name).read_bytes())
+    """The crop marks of a committed deck (:func:`page_crop_lines`)."""
+    return page_crop_lines(_reader(name))
 
 
 @cache
 def _glyphs(name: str, loose: bool) -> list[list[Glyph]]:
-    """The glyphs of a committed deck (:func:`glyphs`)."""
-    return glyphs((GENERATED / name).read_bytes(), loose=loose)
+    """The glyphs of a committed deck (:func:`glyphs`), the ink's boxes (``loose`` False) and
+    the font's whole height's read in one pass for the two tests that read them."""
+    return _both_glyphs(name)[loose]
+
+
+@cache
+def _both_glyphs(name: str) -> tuple[list[list[Glyph]], ...]:
+    return read_glyphs((GENERATED / name).read_bytes(), (False, True))
 
 
 def _box(page: Any, name: str) -> tuple[float, float, float, float]:
@@ -83,9 +105,9 @@ def _unembedded(reader: pypdf.PdfReader) -> set[str]:
     return missing
 
 
-@pytest.mark.parametrize("name", WRITTEN)
+@pytest.mark.parametrize("name", PDFS)
 def test_every_written_pdf_has_its_boxes_nested_and_its_fonts_embedded(name: str) -> None:
-    reader = pypdf.PdfReader(GENERATED / name)
+    reader = _reader(name)
     for number, page in enumerate(reader.pages, 1):
         media, bleed, trim = (_box(page, b) for b in ("MediaBox", "BleedBox", "TrimBox"))
         assert _inside(trim, bleed) and _inside(bleed, media), f"page {number}"
@@ -96,8 +118,7 @@ def test_every_written_pdf_has_its_boxes_nested_and_its_fonts_embedded(name: str
 def test_a_written_decks_trim_box_lies_on_its_cuts(name: str) -> None:
     """The TrimBox of an imposed sheet is the grid of cards its crop marks cut out (WeasyPrint
     alone sets it to the whole paper, where a shop's preflight finds no trim)."""
-    reader = pypdf.PdfReader(GENERATED / name)
-    for page, (xs, ys) in zip(reader.pages, _marks(name), strict=True):
+    for page, (xs, ys) in zip(_reader(name).pages, _marks(name), strict=True):
         height = float(page.mediabox.height) / PT_PER_MM
         left, bottom, right, top = _box(page, "TrimBox")
         found = (left, height - top, right, height - bottom)
