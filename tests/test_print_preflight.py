@@ -68,13 +68,17 @@ def _read(name: str) -> Read:
     reader = pypdf.PdfReader(GENERATED / name)
     pages = tuple(
         {
-            **{b: None if page.get(b) is None else tuple(map(float, page[b])) for b in BOXES},
+            **{b: _stated(page.get(b)) for b in BOXES},
             "height": float(page.mediabox.height),
         }
         for page in reader.pages
     )
     marks = tuple(page_crop_lines(reader)) if name.startswith("cards/") else ()
     return Read(pages, frozenset(_unembedded(reader)), marks)
+
+
+def _stated(box: Any) -> tuple[float, ...] | None:
+    return None if box is None else tuple(float(v) for v in box)
 
 
 def _marks(name: str) -> tuple[tuple[set[float], set[float]], ...]:
