@@ -30,36 +30,45 @@ class Glyph:
 def glyphs(pdf: bytes, loose: bool = True) -> list[list[Glyph]]:
     """Each page's printed characters (no spaces or line breaks), in reading order; their
     boxes the font's whole height (``loose``) or the ink's."""
+    return read_glyphs(pdf, (loose,))[0]
+
+
+def read_glyphs(pdf: bytes, looseness: tuple[bool, ...]) -> tuple[list[list[Glyph]], ...]:
+    """:func:`glyphs` with each of ``looseness``'s boxes, read in one pass over the
+    characters (the character, its matrix and size once for all its boxes)."""
     document = pypdfium2.PdfDocument(pdf)
     try:
-        return [_page_glyphs(document[i], loose) for i in range(len(document))]
+        pages = [_page_glyphs(document[i], looseness) for i in range(len(document))]
     finally:
         document.close()
+    return tuple([page[n] for page in pages] for n in range(len(looseness)))
 
 
-def _page_glyphs(page: pypdfium2.PdfPage, loose: bool) -> list[Glyph]:
+def _page_glyphs(page: pypdfium2.PdfPage, looseness: tuple[bool, ...]) -> list[list[Glyph]]:
     height = page.get_height()
     text = page.get_textpage()
-    found = []
+    found: list[list[Glyph]] = [[] for _ in looseness]
     matrix = pdfium_c.FS_MATRIX()
     for i in range(text.count_chars()):
         # the same character as text.get_text_range(i, 1), for a quarter of its CPU
         char = chr(pdfium_c.FPDFText_GetUnicode(text.raw, i))
         if not char.strip() or pdfium_c.FPDFText_IsGenerated(text.raw, i):
             continue
-        left, bottom, right, top = text.get_charbox(i, loose=loose)
         pdfium_c.FPDFText_GetMatrix(text.raw, i, ctypes.byref(matrix))
         scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
-        found.append(
-            Glyph(
-                char,
-                left / PT_PER_MM,
-                (height - top) / PT_PER_MM,
-                right / PT_PER_MM,
-                (height - bottom) / PT_PER_MM,
-                round(pdfium_c.FPDFText_GetFontSize(text.raw, i) * scale, 2),
+        size = round(pdfium_c.FPDFText_GetFontSize(text.raw, i) * scale, 2)
+        for boxes, loose in zip(found, looseness, strict=True):
+            left, bottom, right, top = text.get_charbox(i, loose=loose)
+            boxes.append(
+                Glyph(
+                    char,
+                    left / PT_PER_MM,
+                    (height - top) / PT_PER_MM,
+                    right / PT_PER_MM,
+                    (height - bottom) / PT_PER_MM,
+                    size,
+                )
             )
-        )
     return found
 
 

@@ -188,7 +188,11 @@ def crop_lines(pdf: bytes) -> list[tuple[set[float], set[float]]]:
     this scan cannot read safely (a literal string, an inline image) is refused."""
     import pypdf
 
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    return page_crop_lines(pypdf.PdfReader(io.BytesIO(pdf)))
+
+
+def page_crop_lines(reader: Any) -> list[tuple[set[float], set[float]]]:
+    """:func:`crop_lines` of a PDF pypdf has read (a ``PdfReader``)."""
     return [
         _marks(page.get_contents().get_data(), float(page.mediabox.height)) for page in reader.pages
     ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import re
 import statistics
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,9 +23,9 @@ import pytest
 
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, render_deck
-from tests.pdf_glyphs import PT_PER_MM, Glyph, glyphs
+from tests.pdf_glyphs import PT_PER_MM, Glyph, read_glyphs
 from tests.test_print_done_when import SMALL
-from tests.test_print_loss import _cells, crop_lines
+from tests.test_print_loss import _cells, page_crop_lines
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated"
 WRITTEN = sorted(p.relative_to(GENERATED).as_posix() for p in GENERATED.rglob("*.pdf"))
@@ -33,25 +34,73 @@ DECKS = [
     for name in WRITTEN
     if name.startswith("cards/")
 ]
-"""The committed decks, each in an xdist group, so that one worker reads each deck's crop marks
-and glyphs (:func:`_marks`, :func:`_glyphs`) once for the three tests that check them."""
+"""The committed decks, each in an xdist group, so that one worker reads each deck (pypdf:
+:func:`_read`; its glyphs: :func:`_glyphs`) once for the four tests that check them."""
+PDFS = [
+    pytest.param(name, marks=pytest.mark.xdist_group(f"preflight-{name}"))
+    if name.startswith("cards/")
+    else name
+    for name in WRITTEN
+]
+"""Every committed PDF, the decks in their group (:data:`DECKS`)."""
 BLEED = 3.0
+BOXES = ("/MediaBox", "/BleedBox", "/TrimBox")
+
+
+@dataclass(frozen=True)
+class Read:
+    """What the checks read of a committed PDF with pypdf, read once a process (:func:`_read`):
+    pypdf's first reading of the pages parses every object, the fonts' width arrays included
+    (about 0.5 s a deck), and three checks read each deck. Only this is kept, not the reader
+    (a quarter of a gigabyte for the 66 files)."""
+
+    pages: tuple[dict[str, Any], ...]
+    """Each page's boxes as the PDF states them (``/MediaBox``, ``/BleedBox``, ``/TrimBox``: None
+    where missing) and its height in points (``height``)."""
+    unembedded: frozenset[str]
+    """:func:`_unembedded`."""
+    marks: tuple[tuple[set[float], set[float]], ...]
+    """A deck's crop marks (:func:`page_crop_lines`); none for a sheet."""
 
 
 @cache
-def _marks(name: str) -> list[tuple[set[float], set[float]]]:
-    """The crop marks of a committed deck (:func:`crop_lines`, the slow reading: pypdf)."""
-    return crop_lines((GENERATED / name).read_bytes())
+def _read(name: str) -> Read:
+    reader = pypdf.PdfReader(GENERATED / name)
+    pages = tuple(
+        {
+            **{b: _stated(page.get(b)) for b in BOXES},
+            "height": float(page.mediabox.height),
+        }
+        for page in reader.pages
+    )
+    marks = tuple(page_crop_lines(reader)) if name.startswith("cards/") else ()
+    return Read(pages, frozenset(_unembedded(reader)), marks)
+
+
+def _stated(box: Any) -> tuple[float, ...] | None:
+    return None if box is None else tuple(float(v) for v in box)
+
+
+def _marks(name: str) -> tuple[tuple[set[float], set[float]], ...]:
+    """The crop marks of a committed deck."""
+    return _read(name).marks
 
 
 @cache
 def _glyphs(name: str, loose: bool) -> list[list[Glyph]]:
-    """The glyphs of a committed deck (:func:`glyphs`)."""
-    return glyphs((GENERATED / name).read_bytes(), loose=loose)
+    """The glyphs of a committed deck (:func:`glyphs`), the ink's boxes (``loose`` False) and
+    the font's whole height's read in one pass for the two tests that read them."""
+    return _both_glyphs(name)[loose]
+
+
+@cache
+def _both_glyphs(name: str) -> tuple[list[list[Glyph]], ...]:
+    return read_glyphs((GENERATED / name).read_bytes(), (False, True))
 
 
 def _box(page: Any, name: str) -> tuple[float, float, float, float]:
-    """A page box in millimetres (left, bottom, right, top), as the PDF states it."""
+    """A page box in millimetres (left, bottom, right, top), as the PDF states it (``page``:
+    pypdf's, or one of :attr:`Read.pages`)."""
     box = page.get(f"/{name}")
     assert box is not None, f"no /{name}"
     left, bottom, right, top = (float(v) / PT_PER_MM for v in box)
@@ -83,22 +132,21 @@ def _unembedded(reader: pypdf.PdfReader) -> set[str]:
     return missing
 
 
-@pytest.mark.parametrize("name", WRITTEN)
+@pytest.mark.parametrize("name", PDFS)
 def test_every_written_pdf_has_its_boxes_nested_and_its_fonts_embedded(name: str) -> None:
-    reader = pypdf.PdfReader(GENERATED / name)
-    for number, page in enumerate(reader.pages, 1):
+    read = _read(name)
+    for number, page in enumerate(read.pages, 1):
         media, bleed, trim = (_box(page, b) for b in ("MediaBox", "BleedBox", "TrimBox"))
         assert _inside(trim, bleed) and _inside(bleed, media), f"page {number}"
-    assert _unembedded(reader) == set()
+    assert read.unembedded == set()
 
 
 @pytest.mark.parametrize("name", DECKS)
 def test_a_written_decks_trim_box_lies_on_its_cuts(name: str) -> None:
     """The TrimBox of an imposed sheet is the grid of cards its crop marks cut out (WeasyPrint
     alone sets it to the whole paper, where a shop's preflight finds no trim)."""
-    reader = pypdf.PdfReader(GENERATED / name)
-    for page, (xs, ys) in zip(reader.pages, _marks(name), strict=True):
-        height = float(page.mediabox.height) / PT_PER_MM
+    for page, (xs, ys) in zip(_read(name).pages, _marks(name), strict=True):
+        height = page["height"] / PT_PER_MM
         left, bottom, right, top = _box(page, "TrimBox")
         found = (left, height - top, right, height - bottom)
         # the marks are read to 0.1 mm and are a hairline wide

@@ -1,12 +1,14 @@
 """The HTML preview lays tables out as the PDF does (issue 23): in headless Chromium, no block
-of a bundled sheet (a table, a scale, a grid) runs over another, in every language."""
+of a bundled sheet (a table, a scale, a grid) runs over another, in every language.
+
+One Chromium (tests/test_watch.py's :class:`Browser`, over the DevTools protocol) opens every
+sheet in turn, in a 900 by 900 viewport: a browser started for each sheet (``--dump-dom``)
+cost about a second of CPU a sheet, 34 of them (issue 44); the blocks it finds are the same."""
 
 from __future__ import annotations
 
 import json
-import re
-import shutil
-import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,10 +16,12 @@ import pytest
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheets import render_html
 from tests import pdf_layout
+from tests.test_watch import CHROMIUM, Browser
 
-CHROMIUM = next(
-    (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
-)
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="needs a headless Chromium"),
+    pytest.mark.xdist_group("print-preview"),  # one worker starts the one browser
+]
 
 PROBE = """<script>
 window.addEventListener("load", () => {
@@ -44,44 +48,51 @@ window.addEventListener("load", () => {
 </script>"""
 
 
-def chromium_overlaps(html: str, folder: Path, width: int = 900) -> dict[str, object]:
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    chromium = Browser(tmp_path_factory.mktemp("profile"))
+    try:
+        chromium.open("about:blank")
+        chromium.call(
+            "Emulation.setDeviceMetricsOverride",
+            width=900,
+            height=900,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
+        yield chromium
+    finally:
+        chromium.close()
+
+
+def chromium_overlaps(browser: Browser, html: str, folder: Path) -> dict[str, object]:
     page = folder / "sheet.html"
     page.write_text(html.replace("</body>", PROBE + "</body>"), "utf-8")
-    assert CHROMIUM is not None
-    dom = subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            f"--window-size={width},900",
-            "--dump-dom",
-            page.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout
-    found = re.search(r'<pre id="probe">([^<]*)</pre>', dom)
-    assert found is not None, "the probe did not run"
-    result: dict[str, object] = json.loads(found.group(1).replace("&quot;", '"'))
+    url = page.as_uri()
+    browser.call("Page.navigate", url=url)
+    # the probe writes its findings once the page has loaded; until then, nothing after the URL
+    shown = browser.wait_for(
+        "location.href + ' ' + (document.getElementById('probe')?.textContent ?? '')", url + " {"
+    )
+    result: dict[str, object] = json.loads(shown.split(" ", 1)[1])
     return result
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs a headless Chromium")
 @pytest.mark.parametrize(("name", "lang"), pdf_layout.cases())
-def test_the_preview_draws_no_block_over_another(tmp_path: Path, name: str, lang: str) -> None:
+def test_the_preview_draws_no_block_over_another(
+    browser: Browser, tmp_path: Path, name: str, lang: str
+) -> None:
     html = render_html(build_sheet(pdf_layout.ruleset(name), lang))
-    result = chromium_overlaps(html, tmp_path)
+    result = chromium_overlaps(browser, html, tmp_path)
     assert result["blocks"], "no block found"
     assert result["overlaps"] == []
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs a headless Chromium")
-def test_the_preview_probe_sees_a_table_drawn_over_its_neighbour(tmp_path: Path) -> None:
+def test_the_preview_probe_sees_a_table_drawn_over_its_neighbour(
+    browser: Browser, tmp_path: Path
+) -> None:
     # on A5 (one column) the water state stands beside the climbing scale, as on a screen
     html = render_html(build_sheet(pdf_layout.ruleset("heavy_gear"), "en"), "a5")
     wide = "<table><tr>" + "<td>averyveryverylongunbreakableword</td>" * 12 + "</tr></table>"
     html = html.replace("<h3>Water state", wide + "<h3>Water state", 1)
-    assert chromium_overlaps(html, tmp_path)["overlaps"]
+    assert chromium_overlaps(browser, html, tmp_path)["overlaps"]
