@@ -357,3 +357,37 @@ def test_a_deck_has_the_same_bytes_whichever_subsetter_weasyprint_finds(tmp_path
     argv = [sys.executable, "-c", DECK_IN_A_FRESH_PROCESS]
     there = subprocess.run(argv, input=SMALL.encode(), env=env, capture_output=True, check=True)
     assert here == there.stdout
+
+
+_COLOUR = re.compile(rb"(-?[\d.]+) (-?[\d.]+) (-?[\d.]+) (?:rg|RG)\b")
+
+
+def _written_pdfs() -> list[Any]:
+    """The committed sheet and deck of every bundled ruleset in its first language (their
+    colours come from the stylesheets and charts, not the language), Heavy Gear's in every
+    run, the rest with ``--layout-matrix``."""
+    return [
+        pytest.param(
+            f"{kind}/{name}.{lang}.pdf",
+            marks=() if name == "heavy_gear" else pytest.mark.layout_matrix,
+        )
+        for name in pdf_layout.RULESETS
+        for lang in pdf_layout.ruleset(name).languages[:1]
+        for kind in ("sheets", "cards")
+    ]
+
+
+@pytest.mark.parametrize("path", _written_pdfs())
+def test_a_written_pdf_paints_in_greys_only(path: str) -> None:
+    """Issue 41 goal 4's PDF/X-style check, the colour part (tests/test_print_preflight.py
+    checks the boxes and fonts): every colour a page paints is a grey (red, green and blue
+    equal), so a black-and-white printer or a press's conversion to black ink shows what the
+    screen shows; no colour is an RGB-only surprise."""
+    reader = pypdf.PdfReader(pdf_layout.ROOT / "generated" / path)
+    colours = set()
+    for page in reader.pages:
+        for match in _COLOUR.finditer(page.get_contents().get_data()):
+            red, green, blue = (float(v) for v in match.groups())
+            if not red == green == blue:
+                colours.add((red, green, blue))
+    assert colours == set()
