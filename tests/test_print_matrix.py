@@ -186,8 +186,9 @@ def test_the_default_safe_zone_is_the_eighth_of_an_inch_print_shops_ask() -> Non
 
 
 OFF_CUT = 1.0
-"""Millimetres a cut may wander (docs/sheets.md, Boxes): within them of a cut no dark ink of a
-back's frame may lie without a bleed, or a cut that far off shows a dark sliver."""
+"""Millimetres a cut may wander (a millimetre or two: rulesdsl.printed.card_room.SAFE_ZONE):
+without a bleed no dark ink of a back's frame may lie this near a cut, or a cut that far off
+shows a dark sliver; with one the frame runs this far past the cut at least."""
 
 
 def _strip(pdf: bytes, page: int, across: bool, at: float) -> list[int]:
