@@ -251,6 +251,11 @@ class Layout:
     """The median and the least type size of its characters, in points (:func:`type_sizes`)."""
     faces: tuple[Face, ...] = ()
     """Each card's front (decks)."""
+    examples: int = 0
+    """The page (from 1) the worked examples open, on pages of their own after the rules
+    (sheets; 0 where there are none)."""
+    charts: tuple[float, ...] = ()
+    """The least type of each chart's texts as printed, in points (:func:`chart_types`)."""
 
 
 def _layout(html: str, cards: bool, refit: Refit | Narrow | None = None) -> Layout:
@@ -269,6 +274,8 @@ def _read(document: Any, losses: Sequence[Loss], cards: bool, layouts: list[floa
         seconds=sum(layouts),
         type=type_sizes([t for page in document.pages for t in texts(page)]),
         faces=tuple(card_faces(document)) if cards else (),
+        examples=0 if cards else examples_page(document),
+        charts=tuple(chart_types(document)),
     )
 
 
@@ -383,16 +390,19 @@ def _written(name: str, lang: str, size: str, mode: str | None, paper: str) -> b
 
 
 @cache
-def deck_layout(name: str, lang: str, size: str, mode: str | None = None) -> Layout:
-    if _written(name, lang, size, mode, "a4"):  # laid out once for its PDF and its layout
-        return written_deck(name, lang, size, mode).layout
+def deck_layout(
+    name: str, lang: str, size: str, mode: str | None = None, paper: str = "a4"
+) -> Layout:
+    if _written(name, lang, size, mode, paper):  # laid out once for its PDF and its layout
+        return written_deck(name, lang, size, mode, paper).layout
 
     def make() -> Layout:
         rs = ruleset(name)
-        html = render_deck_html(build_deck(rs, lang, size, mode), "a4")
-        return _layout(html, cards=True, refit=Refit(rs, lang, size, mode, "a4"))
+        html = render_deck_html(build_deck(rs, lang, size, mode), paper)
+        return _layout(html, cards=True, refit=Refit(rs, lang, size, mode, paper))
 
-    return stored(f"deck-{name}-{lang}-{size}-{mode}", make)
+    on = "" if paper == "a4" else f"-{paper}"
+    return stored(f"deck-{name}-{lang}-{size}-{mode}{on}", make)
 
 
 @dataclass(frozen=True)
@@ -634,3 +644,32 @@ def group_ends(faces: Sequence[Face]) -> set[int]:
         for f, after in itertools.pairwise(faces)
         if f.block == after.block and f.head and after.head and f.head != after.head
     }
+
+
+def chart_types(document: Any) -> Iterator[float]:
+    """The least type of each chart's texts (its ``<svg>``'s ``font-size``, in points drawn)
+    as printed: times the width the chart is laid out at over the width it is drawn at (a
+    chart narrower than drawn prints its labels smaller). A chart is drawn, not laid out as
+    text, so :func:`texts` does not see its labels."""
+
+    def walk(box: Any) -> Iterator[float]:
+        element = getattr(box, "element", None)
+        if (getattr(box, "element_tag", None) or "").endswith("svg") and element is not None:
+            drawn = float(element.get("width").removesuffix("pt"))
+            sizes = [float(e.get("font-size")) for e in element.iter() if e.get("font-size")]
+            if sizes:
+                yield round(min(sizes) * box.width * PT_PER_PX / drawn, 2)
+            return
+        for child in getattr(box, "children", ()) or ():
+            yield from walk(child)
+
+    for page in document.pages:
+        yield from walk(page._page_box)
+
+
+def examples_page(document: Any) -> int:
+    """The page (from 1) a sheet's worked examples open (``section.topic-examples``), or 0."""
+    for number, page in enumerate(document.pages, start=1):
+        if any("topic-examples" in t.classes for t in texts(page)):
+            return number
+    return 0
