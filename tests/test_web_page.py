@@ -463,10 +463,14 @@ def route_answer(
 ) -> dict[str, Any] | None:
     """The Python module's route as the route calculator shows it: the total, whether it is
     legal and why not, and the state after it when one was given; None for a unit type that
-    turns by the wind asked without one (the page asks for it)."""
+    turns or sails by the wind asked without one, or whose rules read the wind's strength
+    asked with a wind without it (the page asks for them)."""
     facing = getattr(module, "FACINGS", {}).get(mode)
     by_wind = [getattr(facing, name, None) for name in ("tack", "wear")]  # a module with wind
-    if "wind" not in options and by_wind != [None, None]:
+    if "wind" not in options and (by_wind != [None, None] or getattr(facing, "sail", ())):
+        return None
+    strong = getattr(facing, "strengths", ()) or getattr(facing, "strength_speeds", ())
+    if strong and isinstance(options.get("wind"), int):
         return None
     ask = partial(lambda: module.route_cost(laid[0](), mode, laid[1], **options))
     expected = python_answer(module, ask)

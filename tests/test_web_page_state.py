@@ -22,6 +22,7 @@ from rulesdsl.web import web_outputs
 from tests import test_web_page as web
 from tests.conftest import RULESETS, compile_snippet, import_rendered
 from tests.test_web_page import AXE_RUN, LEVELS, ask, evaluate, python_answer, visit
+from tests.test_wind_strength import SAILING
 
 pytestmark = web.pytestmark
 browser = web.browser
@@ -341,6 +342,64 @@ WORDED = {
         "состояние отряда",
     ),
 }
+
+
+LUGGERS = SAILING.replace('ruleset luggers "Luggers"', 'ruleset luggers "Luggers" fr "Lougres"') + (
+    'mode cog "Cog"\nfacing cog on ocean : turn 1 MP per hexside, sail by points (running +0 MP, '
+    "reach +0 MP, close +2 MP, in_irons impassable)\n"
+)
+"""test_wind_strength's luggers (tack, sail by and speed by the point of sail, sail when and
+speed when by the wind's strength, a crew state, drift) with a French page too, and a cog whose
+steps cost by the point of sail alone."""
+
+
+@pytest.fixture(scope="module")
+def luggers(tmp_path_factory: pytest.TempPathFactory) -> tuple[ModuleType, dict[str, Path]]:
+    compiled = compile_snippet(
+        Compiler(), LUGGERS.replace("version 1.0.0", "version 1.0.0\nlanguages en fr")
+    )
+    assert compiled.ok and compiled.ruleset is not None, [str(d) for d in compiled.diagnostics]
+    folder = tmp_path_factory.mktemp("luggers")
+    return import_rendered(compiled.ruleset, folder, "web_state_luggers"), _pages(
+        compiled.ruleset, folder
+    )
+
+
+def test_the_route_calculator_takes_the_wind_s_strength_as_the_python_module(
+    luggers: tuple[ModuleType, dict[str, Path]], browser: web.Browser
+) -> None:
+    """Where the rules read the wind's strength (``sail when``, ``speed when``) or the point of
+    sail (``sail by``, ``speed by``), the route calculator offers the wind and its strengths and
+    answers as the Python module does with ``wind=(heading, strength)``; a lugger, whose steps
+    cost by the point of sail, asks for the wind when none is given and for the strength when
+    the wind comes without one."""
+    module, pages = luggers
+    page = pages["luggers.en.html"].read_text("utf-8")
+    assert '<select data-arg="strength"><option value="">none</option>' in page
+    assert all(f'<option value="{s}">{s}</option>' in page for s in ("calm", "breeze", "gale"))
+    routes = [
+        [{"features": ["deep"]}, {"features": ["deep"]}, {"features": ["shoal"]}],
+        [{"features": ["deep"]}, "turn", {"features": ["deep"]}, {"features": ["deep"]}],
+    ]
+    put, wanted = [], []
+    for mode in ("lugger", "galley", "cog"):
+        for wind in ("", 0, 3):
+            for strength in ("", "calm", "breeze", "gale"):
+                for allowance in ("", 5):
+                    for route in routes:
+                        options: dict[str, Any] = {"allowance": allowance} if allowance else {}
+                        if wind != "":
+                            options["wind"] = (wind, strength) if strength else wind
+                        fields = [['[data-arg="mode"]', mode], ['[data-arg="wind"]', wind]]
+                        fields += [['[data-arg="strength"]', strength]]
+                        fields += [['[data-arg="allowance"]', allowance], *_route_fields(route)]
+                        put.append({"form": "route", "set": fields, "read": ["output.answer"]})
+                        wanted.append([_route(module, mode, route, options)])
+    visit(browser, pages["luggers.en.html"])
+    answers = ask(browser, put)
+    assert [(q, a, e) for q, a, e in zip(put, answers, wanted, strict=True) if a != e][:3] == []
+    assert {a[0]["legal"] for a in answers if a[0] and "legal" in a[0]} == {True, False}
+    assert sum(a[0] is None for a in answers) >= 2  # the page asked for the wind or strength
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "de", "ru"])

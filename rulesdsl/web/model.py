@@ -88,12 +88,21 @@ class PageModel(BuilderBase):
 
     def wind(self) -> Data:
         """The route calculator's wind (issue 40): the headings of the unit types with facing
-        (the page lays a route on their grid), where a turn tacks or wears or the wind drifts."""
+        (the page lays a route on their grid), where a turn tacks or wears, a step or the speed
+        reads the point of sail or the wind drifts; with the strengths the rules name (``sail
+        when``, ``speed when``), in the order they first stand, where one does."""
         facings = self.rs.facings
-        by_wind = any(f.tack is not None or f.wear is not None or f.refused for f in facings)
-        if not facings or not (by_wind or self.rs.drifts):
+        by_wind = any(
+            f.tack is not None or f.wear is not None or f.refused or f.sail_by or f.speed_by
+            for f in facings
+        )
+        named = [n for f in facings for n, _ in (*f.strengths, *f.strength_speeds)]
+        if not facings or not (by_wind or named or self.rs.drifts):
             return {}
-        return {"wind": max(f.headings for f in facings)}
+        strengths = list(dict.fromkeys(named))
+        return {"wind": max(f.headings for f in facings)} | (
+            {"strengths": strengths} if strengths else {}
+        )
 
     def place(self, cost_inputs: tuple[str, ...], outcomes: tuple[str, ...]) -> Data | None:
         """The place calculator: the unit types, kinds of move and the features of a place
@@ -284,7 +293,8 @@ class PageModel(BuilderBase):
         """Whether the route calculator can hold a route example: a row per place (up to two
         features, two on the edge into it), one action before each, and one after the last;
         a state and a wind where the calculator has their fields."""
-        fields = {"allowance", "move", *self.wind()} | ({"state"} if self.rs.states else set())
+        fields = {"allowance", "move"} | ({"wind"} if self.wind() else set())
+        fields |= {"state"} if self.rs.states else set()
         acts = [i for i, item in enumerate(route) if isinstance(item, str)]
         places = [item for item in route if not isinstance(item, str)]
         rows = len(places) + bool(route and isinstance(route[-1], str))

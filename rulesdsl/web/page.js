@@ -509,9 +509,11 @@ page: {
     const state = stateOf(form); // the state at the start, the wind the heading it blows from // [state fields]
     if (state === undefined) return needs(output, W.state_needed); // [state fields]
     if (state) options.state = state; // [state fields]
-    if (arg("wind") !== "") options.wind = Number(arg("wind")); // [state fields]
-    const tacks = typeof FACINGS !== "undefined" && [FACINGS[arg("mode")]?.tack, FACINGS[arg("mode")]?.wear].some((x) => x != null); // [state fields]
-    if (tacks && options.wind === undefined) return needs(output, W.wind_needed); // [state fields]
+    const rule = typeof FACINGS !== "undefined" ? FACINGS[arg("mode")] : undefined; // [state fields]
+    const strong = rule?.strengths != null || rule?.strengthSpeeds != null; // the rules read the wind's strength // [state fields]
+    if (arg("wind") !== "") options.wind = arg("strength") ? [Number(arg("wind")), arg("strength")] : Number(arg("wind")); // [state fields]
+    if ([rule?.tack, rule?.wear, rule?.sail].some((x) => x != null) && options.wind === undefined) return needs(output, W.wind_needed); // [state fields]
+    if (strong && options.wind !== undefined && !Array.isArray(options.wind)) return needs(output, W.strength_needed); // [state fields]
     const found = answer(output, () => routeAsked(arg("mode"), route, options));
     if (found === undefined) return;
     const total = found.total instanceof Marker ? { marker: found.total.value } : { number: found.total };
@@ -656,7 +658,9 @@ page: {
         form.querySelector('[data-arg="allowance"]').value = kwargs.allowance ?? "";
         fillState(form, kwargs.state); // [state fields]
         const wind = form.querySelector('[data-arg="wind"]'); // [state fields]
-        if (wind) wind.value = String(kwargs.wind ?? ""); // [state fields]
+        if (wind) wind.value = String((Array.isArray(kwargs.wind) ? kwargs.wind[0] : kwargs.wind) ?? ""); // [state fields]
+        const strength = form.querySelector('[data-arg="strength"]'); // [state fields]
+        if (strength) strength.value = Array.isArray(kwargs.wind) ? kwargs.wind[1] : ""; // [state fields]
         const rows = [];  // each row: its action and its place
         for (const item of route) {
           if (typeof item === "string") rows.push({ act: item });

@@ -57,6 +57,8 @@ a page without is as before, byte for byte)."""
 
 WIND_WORDS = ("wind_needed", "wind_hint")
 """The words of the route calculator's wind, only on the page of rules whose wind counts."""
+STRENGTH_WORDS = ("wind_strength", "strength_needed")
+"""The words of its strength, only where the rules read the wind's strength."""
 
 _CLOSING = re.compile(r"<(/script|!--)", re.IGNORECASE)
 
@@ -135,6 +137,8 @@ def render_page(
     wind = bool(data["place"] and "wind" in data["place"])
     if wind:
         words.update({key: model.w(f"web_{key}") for key in WIND_WORDS}, wind=model.w("input:wind"))
+    if wind and "strengths" in data["place"]:
+        words.update({key: model.w(f"web_{key}") for key in STRENGTH_WORDS})
     fields = wind or "states" in data
     return (
         _environment()
