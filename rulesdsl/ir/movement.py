@@ -83,7 +83,11 @@ class Facing:
     """``exact speed or until spent``: a move may also end with the step that uses up the
     speed and more (terrain ate the last points), begun with points left (issue 39)."""
     turn_limit: int | None = None
+    """``turn at most 1 hexside per hex`` (issue 40): the headings a unit may turn through in
+    one place by turns (pivots aside); None: no limit."""
     turn_costs: tuple[tuple[float, float], ...] = ()
+    """``turn 1 MP per hexside at speed 4 or less`` (issue 40): ``(up to speed, cost)`` rows by
+    speed, rising, read before ``turn_cost`` (the cost at every speed above them)."""
     tack: float | None = None
     """``tack +2 MP`` (issue 40): what a turn onto the heading the wind blows from costs more;
     None: no rule, or (``tack`` in ``refused``) not allowed."""
@@ -111,10 +115,6 @@ class Facing:
     """``speed when (calm 0, gale 3)`` (issue 40): per strength of the wind named, the unit's
     speed (its allowance) when the caller gives that strength and no allowance; it wins over
     ``speeds``; empty: the speed does not read the wind's strength."""
-    """``turn 1 MP per hexside at speed 4 or less`` (issue 40): ``(up to speed, cost)`` rows by
-    speed, rising, read before ``turn_cost`` (the cost at every speed above them)."""
-    """``turn at most 1 hexside per hex`` (issue 40): the headings a unit may turn through in
-    one place by turns (pivots aside); None: no limit."""
 
 
 @dataclass(frozen=True)
