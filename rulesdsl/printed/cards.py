@@ -306,7 +306,7 @@ def _notes_alone(block: Block, parts: list[Card]) -> Block | None:
     last = parts[-1]
     if last.table is not None or last.svg or last.lines or last.after or not last.notes:
         return None
-    return Block(block.id, last.title, notes=last.notes, source=block.source, kind="text")
+    return Block(block.id, last.title, notes=last.notes, source=block.source, kind=block.kind)
 
 
 def _lines_alone(block: Block, parts: list[Card]) -> Block | None:
