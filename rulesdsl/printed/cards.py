@@ -244,11 +244,12 @@ def _heads_fit(card: Card, size: CardSize, share: tuple[float, float]) -> bool:
     full = replace(room.box, head_scale=1.0)
     if len(wide_chunks(card.table, room.width, full)) > 1:
         return False
-    grown = (
-        measure(card.table, room.width, full).head_height
-        - measure(card.table, room.width, room.box).head_height
-    )
-    cap = room.height - _title_height(card.title, room) - source_height(card, room)
+    # the columns' widths change with the headers': the rows' heights too
+    now, then = measure(card.table, room.width, room.box), measure(card.table, room.width, full)
+    grown = then.head_height + sum(then.row_heights) - now.head_height - sum(now.row_heights)
+    # and a line of margin: headers estimated at the body's size ran 5 pt past a card set
+    # across (generic_wargame_skirmish en, Linear obstacles 2/2)
+    cap = room.height - _title_height(card.title, room) - source_height(card, room) - room.line
     return card.height + grown <= cap
 
 
@@ -554,20 +555,17 @@ def _fitted_once(
             chosen, font = cards, candidate
             break
     full = False
-    # the headers at the body's size where that takes no more cards, or where headers set
-    # smaller would be most of a card's text; the body as large as that leaves it
-    heads = block.table is not None and any(_mostly_heads(card) for card in chosen)
-    smaller = fonts[fonts.index(font) :] if heads else [font]
-    for candidate in smaller if block.table is not None else []:
-        room = _room(size, candidate, share, narrow, 1.0)
-        cards = _block_cards(section, block, room, whole, least_rows)
-        if (
-            (len(cards) <= len(chosen) or heads)
-            and not any(card.over for card in cards)
-            and _short(cards, block) <= _short(chosen, block)
-        ):
-            chosen, font, full = cards, candidate, True
-            break
+    if block.table is not None and any(_mostly_heads(card) for card in chosen):
+        # headers set smaller would be most of a card's text: at the body's size, the body
+        # as large as that leaves it, at the cards that takes (issue 41, goal 3)
+        for candidate in fonts[fonts.index(font) :]:
+            room = _room(size, candidate, share, narrow, 1.0)
+            cards = _block_cards(section, block, room, whole, least_rows)
+            if not any(card.over for card in cards) and _short(cards, block) <= _short(
+                chosen, block
+            ):
+                chosen, font, full = cards, candidate, True
+                break
     for card in chosen:
         card.topic = topic
         card.font = font
