@@ -217,7 +217,7 @@ class Face:
     body: float
     """The least type of its body: all but the small print (:data:`SMALL_PRINT`)."""
     fill: float
-    """How far its text reaches down its body (inside the safe zone, above the footer's two
+    """How far its text reaches down its body (inside the safe zone, above the footer's
     lines; across, on a card set across), 0 to 1."""
     cut: tuple[float, float, float, float]
     """Where the card is cut (left, top, right, bottom), in millimetres: its box as laid out."""
@@ -225,6 +225,9 @@ class Face:
     """The block it prints (``section/block``, its ``data-key``)."""
     head: str = ""
     """The words of its tables' headers (:func:`_words`), their note marks aside."""
+    type: tuple[float, float] = (0.0, 0.0)
+    """The median and the least type size of all its characters, footer included
+    (:func:`type_sizes`)."""
 
     @property
     def last(self) -> bool:
@@ -607,8 +610,10 @@ def _face(number: int, placed: list[Placed]) -> Face:
     card, frame = placed[0].card, placed[0].frame
     part = next((t.text for t in placed if "part" in t.classes), "")
     body = [t for t in placed if "foot" not in t.classes]
-    # as tests/print_economy.py: the footer's two lines at its type, and 2 points
-    foot = (2 * max(t.size for t in placed if "foot" in t.classes) * LINE + 2) / PT_PER_MM
+    # as tests/print_economy.py: the footer's lines at its type, and 2 points
+    foot_lines = len({round(t.y) for t in placed if "foot" in t.classes})
+    foot_size = max(t.size for t in placed if "foot" in t.classes)
+    foot = (foot_lines * foot_size * LINE + 2) / PT_PER_MM
     top, height = frame.content_box_y() / PX_PER_MM, frame.height / PX_PER_MM
     lowest = max(t.y + t.height for t in body) / PX_PER_MM
     body_type = [t for t in placed if not SMALL_PRINT & t.classes | SMALL_TAGS & set(t.tags)]
@@ -627,6 +632,7 @@ def _face(number: int, placed: list[Placed]) -> Face:
         ),
         frame.element.get("data-key") or "",
         _words(t.text for t in placed if "thead" in t.tags and "sup" not in t.tags),
+        type_sizes(placed),
     )
 
 

@@ -41,6 +41,8 @@ class Filled:
     """``(2, 3)`` for the second of three parts of a split block, else None."""
     fill: float
     """How far its text reaches into its body, 0 to 1."""
+    type: tuple[float, float] = (0.0, 0.0)
+    """The median and the least type size of its glyphs, footer included, in points."""
 
     @property
     def last(self) -> bool:
@@ -58,7 +60,7 @@ def card_fills(
     :func:`~tests.pdf_glyphs.glyphs`, where already read)."""
     card = CARD_SIZES[size]
     layout = imposition(card, paper)
-    foot = (2 * foot_size(card) * LINE + 2) / PT_PER_MM
+    foot = (card.foot_lines * foot_size(card) * LINE + 2) / PT_PER_MM
     pages = glyphs(pdf) if pages is None else pages
     document = pypdfium2.PdfDocument(pdf)
     found = []
@@ -127,7 +129,13 @@ def _filled(
     numbers = re.findall(rf"(\d+)/(\d+)(?![\d\s]*·)(\s+{re.escape(ruleset)})?", words)
     [number] = [int(a) for a, _, own in numbers if own]
     parts = [(int(a), int(b)) for a, b, own in numbers if not own]
-    return Filled(number, parts[0] if parts else None, round(min(1.0, fill), 3))
+    sizes = sorted(g.size for g in inside)
+    return Filled(
+        number,
+        parts[0] if parts else None,
+        round(min(1.0, fill), 3),
+        (sizes[len(sizes) // 2], sizes[0]),
+    )
 
 
 def texts(pdf: bytes) -> list[str]:

@@ -100,7 +100,10 @@ def test_cards_are_numbered_and_carry_the_ruleset_identity() -> None:
     total = len(deck.cards)
     for card in deck.cards:
         assert html.count(f'<span class="num">{card.number}/{total}</span>') == 2  # both sides
-    assert html.count(rs.digest) == 2 * total
+    # the front's footer names the ruleset and its version on one line, the back's the digest
+    assert html.count(f"</span> {rs.id} version {rs.version}</div>") == total
+    assert html.count(f"</span> {deck.sheet.ident}</div>") == total
+    assert rs.digest in deck.sheet.ident
     assert f"{total} cartes" in html
 
 
@@ -206,12 +209,14 @@ def test_every_card_front_in_every_size_keeps_to_the_type_floor(
     name: str, lang: str, size: str
 ) -> None:
     """Issue 41 goal 3, read from the layout in every card size: the deck's median type
-    7 pt or more, no character under 6 pt, and each front's body (its rules, table cells
-    and titles) at 7 pt or more; its small print (band, table headers, footnotes, source
-    line, footer: :data:`tests.pdf_layout.SMALL_PRINT`) may be smaller (docs/sheets.md)."""
+    7 pt or more, no character under 6 pt, each front's body (its rules, table cells and
+    titles) at 7 pt or more, and each front's median, its small print (band, table headers,
+    footnotes, source line, footer: :data:`tests.pdf_layout.SMALL_PRINT`) included, 7 pt
+    or more (docs/sheets.md, Type)."""
     layout = pdf_layout.deck_layout(name, lang, size)
     assert layout.type[0] >= MEDIAN_PT and layout.type[1] >= LEAST_PT
     assert [(f.number, f.body) for f in layout.faces if f.body < MEDIAN_PT] == []
+    assert [(f.number, f.type) for f in layout.faces if f.type[0] < MEDIAN_PT] == []
 
 
 UNDER_HALF = {("d20_movement", "en", "index"): [8], ("d20_movement", "fr", "index"): [9]}

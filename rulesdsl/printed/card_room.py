@@ -26,6 +26,9 @@ class CardSize:
     """The least body type size in points: the fitter grows a card's type from here."""
     most: float = 0.0
     """The largest body type size the fitter gives a card (0: ``font``)."""
+    foot_lines: int = 1
+    """How many lines the fronts' footer takes (:func:`front_foot_lines`): the room under
+    the body a card leaves it."""
 
     def fonts(self) -> list[float]:
         """The body sizes the fitter tries, largest first, in half points."""
@@ -56,7 +59,7 @@ EDGE = 1.5
 bleed the frame stands this far clear of the cut, as wide again, inside the safe zone."""
 PAD = SAFE_ZONE
 """Card padding in millimetres, all round: the safe zone."""
-LINE = 1.2
+LINE = 1.15
 """Line height as a factor of the type size (the stylesheet's ``line-height``)."""
 FILL = 0.93
 """Share of the estimated room a card may fill (the estimate is not exact)."""
@@ -76,58 +79,80 @@ class _Room:
         return self.font * LINE
 
 
-SMALL = 0.86
-"""The type of a card's topic band, footnotes, source line and small print as a share of its
-body type (cards.css): 6 points and more on a 7-point card (issue 41)."""
+SMALL = 1.0
+"""The type of a card's topic band, footnotes, source line and lines after a table as a
+share of its body type (cards.css): the body's size, so that every front's median type is 7 pt
+or more (issue 41, goal 3; at 0.86 they were most of the text of half BattleTech's fronts)."""
 
-FOOT = 0.75
-"""The footer's type as a share of the card size's least body type (cards.css)..."""
-FOOT_FLOOR = 6.0
-"""...but never under 6 points, the least type a player reads (issue 41)."""
+NOTE_LINE = 1.1
+"""The footnotes' line height as a factor of their type (cards.css ``ol.notes``): closer
+than the body's, as footnotes at the body's size were what made BattleTech's decks too long."""
+
+MORE_RULE = 4.5
+"""Points above a block's title after another block on the same card (cards.css
+``h3.more``: 3 pt of margin and 1.5 pt of padding over its rule), where a card's first block
+has its topic band."""
 
 
 def foot_size(size: CardSize) -> float:
-    """The footer's type on cards of ``size``, in points."""
-    return max(FOOT_FLOOR, FOOT * size.font)
+    """The type of the footer on cards of ``size``, in points: the size's least body type
+    (7 pt on poker cards), as every front's text counts in its median (issue 41, goal 3)."""
+    return size.font
+
+
+def front_foot_lines(text: str, size: CardSize) -> int:
+    """How many lines the fronts' footer ``text`` takes on cards of ``size``."""
+    return fit.lines(text, (size.width - 2 * PAD) * MM, foot_size(size))
+
+
+HEADS = 0.88
+"""The type of a card table's headers as a share of its body type (cards.css ``thead th``),
+where the table needs that to keep its columns and cards; else 1 (``full-heads``)."""
 
 
 def _room(
-    size: CardSize, font: float, share: tuple[float, float] = (1.0, 1.0), narrow: bool = False
+    size: CardSize,
+    font: float,
+    share: tuple[float, float] = (1.0, 1.0),
+    narrow: bool = False,
+    heads: float = HEADS,
 ) -> _Room:
     """The room on a card of ``size`` whose body is set at ``font`` points; ``share`` (of the
     width, of the height) is what a refit leaves a block that lost text; ``narrow``: table
     cells, too, may break long words with a hyphen (as the card's stylesheet lets them), so
     a column may be narrower than its longest word."""
     width = (size.width - 2 * PAD) * MM * share[0]
-    # the card's head (band and title lines are counted per card) and its foot (two lines)
-    foot = 2 * foot_size(size) * LINE + 2
+    # the card's head (band and title lines are counted per card) and its foot
+    foot = size.foot_lines * foot_size(size) * LINE + 2
     height = ((size.height - 2 * PAD) * MM - foot) * FILL * share[1]
     box = fit.Box(
         font=font,
         line=LINE,
         pad_x=3.6,
         pad_y=1.6,
-        head_scale=0.88,
+        head_scale=heads,
         head_hyphens=True,
         body_hyphens=narrow,
     )
     return _Room(width, height, box, font)
 
 
-def _title_height(title: str, room: _Room) -> float:
-    h = room.font * SMALL * LINE + 3.0
+def _title_height(title: str, room: _Room, band: bool = True) -> float:
+    """The height of a card's head (its topic band and title), or with ``band`` False of a
+    block's title after another block on the same card (``h3.more``: a rule above it)."""
+    h = room.font * SMALL * LINE + 3.0 if band else MORE_RULE
     if title:
         h += fit.lines(title, room.width, room.font * 1.05, True) * room.font * 1.05 * LINE
     return h + 2
 
 
-def _para_height(text: str, room: _Room, scale: float = 1.0) -> float:
+def _para_height(text: str, room: _Room, scale: float = 1.0, line: float = LINE) -> float:
     size = room.font * scale
-    return fit.lines(text, room.width, size) * size * LINE + 1
+    return fit.lines(text, room.width, size) * size * line + 1
 
 
 def _note_height(mark: str, text: str, room: _Room) -> float:
-    return _para_height(f"{mark.translate(SUPERSCRIPTS)} {text}", room, SMALL)
+    return _para_height(f"{mark.translate(SUPERSCRIPTS)} {text}", room, SMALL, NOTE_LINE)
 
 
 def _svg_height(svg: str, room: _Room) -> float:

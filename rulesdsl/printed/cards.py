@@ -14,8 +14,9 @@ check the rendered layout.
 for card stock or a print shop) or imposed N-up on A4 or Letter with crop marks, each sheet
 of fronts followed by its sheet of backs, mirrored so that the back of every card lands
 behind its front when printed on both sides (flip on the long edge; on the short edge for
-a sheet turned landscape because it holds more cards so). Each card carries the
-ruleset id, version and digest in small print, and its number in the deck.
+a sheet turned landscape because it holds more cards so). Each card carries its number in
+the deck and the ruleset id and version in its footer, the back the extends chain and the
+digest too.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from rulesdsl.printed.card_room import (
     _svg_height,
     _title_height,
     foot_size,
+    front_foot_lines,
 )
 from rulesdsl.printed.card_room import SAFE_ZONE as SAFE_ZONE
 from rulesdsl.printed.card_room import CardSize as CardSize
@@ -87,6 +89,7 @@ from rulesdsl.printed.sheet_view import (
 )
 from rulesdsl.printed.table_slices import (
     fit_text,
+    measure,
     transposed,
     wide_chunks,
 )
@@ -141,6 +144,8 @@ class Card:
     side, a table has a row per column)."""
     sideways: bool = False
     """The card's table is set on its side: a column per row of the sheet's table."""
+    full_heads: bool = False
+    """The table's headers are set at the body's size (:func:`_heads_fit`), not smaller."""
     more: list[Card] = field(default_factory=list)
     """Blocks of the same topic printed on this card after its own (small blocks share a
     card: :func:`_gathered`)."""
@@ -187,7 +192,12 @@ def build_deck(
         raise ValueError(f"unknown card size {size!r}; choose one of {', '.join(CARD_SIZES)}")
     if sheet is None:
         sheet = build_sheet(ruleset, lang, mode, catalog_words)
+    c = catalog(sheet.lang, sheet.catalog_words)
+    front = c.text("ident_version", id=sheet.ruleset_id, version=sheet.version)
     card_size = CARD_SIZES[size]
+    # the fronts' footer: the card's number, the ruleset's id and version (the back's footer
+    # adds the extends chain and the digest); its lines are the room under every card's body
+    card_size = replace(card_size, foot_lines=front_foot_lines(f"{FOOT_NUMBER} {front}", card_size))
     cards: list[Card] = []
     for section in sheet.sections:
         if section.id == EXAMPLES and not examples:
@@ -202,7 +212,6 @@ def build_deck(
                 card.block = key
             fitted.append((block, share, parts))
         cards += _gathered(section.title, fitted, card_size)
-    c = catalog(sheet.lang, sheet.catalog_words)
     if index:
         index_share = (tight or {}).get("index/index", (1.0, 1.0))
         cards = _with_index(
@@ -212,12 +221,36 @@ def build_deck(
     for i, card in enumerate(cards, start=1):
         card.number = i
         card.band = bands[card.topic] % BANDS
+        share = (tight or {}).get(card.block, (1.0, 1.0))
+        card.full_heads = card.full_heads or _heads_fit(card, card_size, share)
     words = {
         "for": c.text("deck_for", mode=sheet.mode) if sheet.mode else c.text("deck_all"),
         "count": c.plural("cards", len(cards)),
         "legend": c.text("legend"),
+        "front": front,
     }
     return Deck(sheet, card_size, cards, sheet.mode, words)
+
+
+def _heads_fit(card: Card, size: CardSize, share: tuple[float, float]) -> bool:
+    """Whether the card's table keeps its columns on the card, and the card its room, with
+    its headers at the body's size: a front of few rows under long headers set smaller is
+    mostly small print (issue 41, goal 3; BattleTech en's *Gravel piles 3/3*)."""
+    if card.table is None or card.more:
+        return False
+    if card.turned:
+        size = replace(size, width=size.height, height=size.width)
+    room = _room(size, card.font, share)
+    full = replace(room.box, head_scale=1.0)
+    if len(wide_chunks(card.table, room.width, full)) > 1:
+        return False
+    # the columns' widths change with the headers': the rows' heights too
+    now, then = measure(card.table, room.width, room.box), measure(card.table, room.width, full)
+    grown = then.head_height + sum(then.row_heights) - now.head_height - sum(now.row_heights)
+    # and a line of margin: headers estimated at the body's size ran 5 pt past a card set
+    # across (generic_wargame_skirmish en, Linear obstacles 2/2)
+    cap = room.height - _title_height(card.title, room) - source_height(card, room) - room.line
+    return card.height + grown <= cap
 
 
 def _gathered(
@@ -254,13 +287,27 @@ def _gathered(
                 group.append((lines, share, card))
                 parts = parts[1:]
             flush()
-            out += parts
-            continue
+            tail = _notes_alone(block, parts) if share == (1.0, 1.0) else None
+            if tail is None:
+                out += parts
+                continue
+            # a last card of notes alone takes the small blocks after it where they fit
+            out += parts[:-1]
+            block, card = tail, parts[-1]
         if group and _together_font(section, [*group, (block, share, card)], size, fonts) is None:
             flush()
         group.append((block, share, card))
     flush()
     return out
+
+
+def _notes_alone(block: Block, parts: list[Card]) -> Block | None:
+    """The notes on the last of a block's cards as a block of their own, titled as their
+    part, where they stand alone on it."""
+    last = parts[-1]
+    if last.table is not None or last.svg or last.lines or last.after or not last.notes:
+        return None
+    return Block(block.id, last.title, notes=last.notes, source=block.source, kind=block.kind)
 
 
 def _lines_alone(block: Block, parts: list[Card]) -> Block | None:
@@ -302,9 +349,8 @@ def _together_font(
             if len(made) > 1 or made[0].over:
                 break
             cards.append(made[0])
-            used += (
-                made[0].height + _title_height(made[0].title, room) + source_height(made[0], room)
-            )
+            title = _title_height(made[0].title, room, band=not cards[1:])
+            used += made[0].height + title + source_height(made[0], room)
         else:
             if used <= _room(size, font).height:
                 return font, cards
@@ -321,10 +367,14 @@ def _together(
     assert found is not None
     font, cards = found
     for card, (_, _, alone) in zip(cards, group, strict=True):
-        card.block, card.topic, card.font = alone.block, alone.topic, font
+        card.block, card.topic, card.font, card.part = alone.block, alone.topic, font, alone.part
     first, *rest = cards
     first.more = rest
     return first
+
+
+FOOT_NUMBER = "999/999"
+"""The widest card number the fronts' footer is measured with (before the deck is dealt)."""
 
 
 BANDS = 12
@@ -504,11 +554,41 @@ def _fitted_once(
         ):
             chosen, font = cards, candidate
             break
+    full = False
+    if block.table is not None and any(_mostly_heads(card) for card in chosen):
+        # headers set smaller would be most of a card's text: at the body's size, the body
+        # as large as that leaves it, at the cards that takes (issue 41, goal 3)
+        for candidate in fonts[fonts.index(font) :]:
+            room = _room(size, candidate, share, narrow, 1.0)
+            cards = _block_cards(section, block, room, whole, least_rows)
+            if not any(card.over for card in cards) and _short(cards, block) <= _short(
+                chosen, block
+            ):
+                chosen, font, full = cards, candidate, True
+                break
     for card in chosen:
         card.topic = topic
         card.font = font
         card.turned = turned
+        card.full_heads = full
     return chosen
+
+
+def _mostly_heads(card: Card) -> bool:
+    """Whether the table's headers are half the characters of the card or more: set smaller
+    than the body, they would make its median type smaller (issue 41, goal 3)."""
+    if card.table is None:
+        return False
+    rows = card.table.rows
+    marks = sum(len(",".join(c.notes)) for row in rows for c in row)
+    heads = sum(len(h.text) for row in card.table.head for h in row) + marks
+    cells = sum(len(c.text) for row in rows for c in row)
+    said = [card.title, *card.lines, *card.after, *(t for _, t in card.notes), card.source]
+    return heads >= cells + sum(map(len, said)) + FOOT_TEXT
+
+
+FOOT_TEXT = 40
+"""About how many characters the fronts' footer and topic band print (:func:`_mostly_heads`)."""
 
 
 def _short(cards: list[Card], block: Block) -> int:
@@ -552,7 +632,7 @@ def _block_cards(
     if block.svg:
         items.append(Svg(block.svg, _svg_height(block.svg, room)))
     table = block.table if block.table is not None and not block.svg else None
-    after: list[Item] = [After(text, _para_height(text, room, 0.9)) for text in block.after]
+    after: list[Item] = [After(text, _para_height(text, room)) for text in block.after]
     notes = dict(block.notes)
     if table is None:
         items += [Note((m, t), _note_height(m, t, room)) for m, t in block.notes]
@@ -571,7 +651,7 @@ def _block_cards(
     if len(cards) > 1 and cards[0].table is None and block.lines:
         # the lines before the table alone on a card: after its last row where that takes
         # fewer cards (BattleTech ru's base terrain opened with a card a third full)
-        lines = [After(line, _para_height(line, room, 0.9)) for line in block.lines]
+        lines = [After(line, _para_height(line, room)) for line in block.lines]
         moved = replace(shape, items=[], after=lines + after)
         for notes_last in (False, True):
             trial = table_cards(moved, table, chunks, notes_last)
