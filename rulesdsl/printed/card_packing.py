@@ -6,11 +6,14 @@ part at least :data:`LEAST_ROWS` rows where the card can hold them. Heights are 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
+from rulesdsl.printed.card_room import FOOT_FLOOR
 from rulesdsl.printed.sheet_view import TableView
+from rulesdsl.printed.svg import LEAST_PT
 from rulesdsl.printed.table_slices import slice_table
 
 LEAST_ROWS = 3
@@ -329,7 +332,7 @@ class _Packing:
             low, high = self.alike
             if self.used + need > self.cap:
                 self.alike = (low, min(high, self.used + need))
-                if self._kept_in_part(item):
+                if self._kept_in_part(item) or self._drawn_under_lines(item):
                     return
                 self.close()
             else:
@@ -379,6 +382,25 @@ class _Packing:
         self.place_row(item)
         return True
 
+    def _drawn_under_lines(self, item: Item) -> bool:
+        """Whether ``item``, a picture that does not fit under the lines alone on the current
+        card (the block's opening lines), was drawn smaller to fit there, down to
+        :data:`LEAST_DRAWN` of its size: the lines alone left a card less than half used
+        (d20's square grid on index cards, issue 41)."""
+        current = self.current
+        if not isinstance(item, Svg) or current is None or current.svg or current.after:
+            return False
+        if not current.lines or self.placed or self.rows:
+            return False
+        height = self.cap - self.used - SVG_MARGIN
+        svg = _drawn(item.svg, height)
+        if svg is None or height < (item.height - SVG_MARGIN) * LEAST_DRAWN:
+            return False
+        current.svg = svg
+        self.used = self.cap
+        self.alike = (self.cap, self.cap)  # drawn to this fill alone: no other packs alike
+        return True
+
     def close(self) -> None:
         """The current card done: its part of the table cut, its notes and height written."""
         current, rows, table = self.current, self.rows, self.table
@@ -417,6 +439,29 @@ class _Packing:
             else:
                 self.placed.append(Note(note, height))
                 self.used += height
+
+
+SVG_MARGIN = 2.0
+"""Points a picture's estimated height has over its drawing (:func:`card_room._svg_height`)."""
+
+LEAST_DRAWN = FOOT_FLOOR / LEAST_PT
+"""The least share of its size a picture is drawn at to stay under the lines before it: its
+labels, never under :data:`svg.LEAST_PT`, stay at the least type a player reads
+(:data:`card_room.FOOT_FLOOR`, 6 pt)."""
+
+
+def _drawn(svg: str, height: float) -> str | None:
+    """``svg`` drawn ``height`` points high, as wide as its proportions make it (its width
+    and height attributes set; its view box scales what it draws); None where it states no
+    size in points."""
+    size = _SIZE.search(svg)
+    if size is None:
+        return None
+    width = float(size[1]) * height / float(size[2])
+    return _SIZE.sub(f' width="{width:.2f}pt" height="{height:.2f}pt"', svg, count=1)
+
+
+_SIZE = re.compile(r' width="([0-9.]+)pt" height="([0-9.]+)pt"')
 
 
 class _Trial:
