@@ -10,6 +10,8 @@ issue's row names (CPU time, the minimum of each script's rounds unless it says 
            and `rulesdsl cards`, PDF against HTML)
   clean    a clean build of the bundled rulesets: CPU, and wall as a share of it
            (bench_speed.py --only clean)
+  cards    build_deck, BattleTech ru and en, Heavy Gear en (bench_cards.py: against the
+           deck's HTML render, and against the deck with no trial pack remembered)
   paths    route_cost of a found route, on rules without rolls and with them (bench_paths.py:
            against a sum of dict lookups)
   compile  compile + module, 5,000 features (bench_speed.py: against CSafeLoader on the YAML
@@ -43,6 +45,7 @@ BENCH = Path(__file__).resolve().parent
 PARTS: dict[str, tuple[str, ...]] = {
     "pdf": ("bench_speed.py", "--only", "pdf", "--rounds", "3"),
     "clean": ("bench_speed.py", "--only", "clean", "--rounds", "2"),
+    "cards": ("bench_cards.py", "--rounds", "5"),
     "paths": ("bench_paths.py", "--rounds", "7"),
     "compile": ("bench_speed.py", "--only", "compile", "--rounds", "3"),
     "parse": ("bench_parse.py", "--rounds", "3"),

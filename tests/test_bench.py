@@ -19,6 +19,7 @@ from tests.conftest import ROOT
 BENCH = ROOT / "bench"
 
 ROWS: dict[str, tuple[str, ...]] = {
+    "bench_cards.py": ("build_deck", "HTML render", "trials forgotten"),
     "bench_compile.py": ("parse all", "compile all", "python backend"),
     "bench_extends.py": ("depth",),
     "bench_facing.py": ("cheapest_route", "reachable", 'move="flank"'),

@@ -1,7 +1,9 @@
 """pack_even's trial packs (issue 29, the decks' time): a pack with ``trial=True`` makes
 stand-in cards that hold no part of the table, and must count exactly the cards, and the
 cards over, that the real pack at the same height makes -- for every pack of every bundled
-deck (each language, the per-mode decks) and of a generated ruleset's deck."""
+deck (each language, the per-mode decks) and of a generated ruleset's deck. A trial pack
+is made once for the fills that pack alike (issue 44): every fill pack_even asks, the
+trials remembered too, is checked against a real pack at that fill."""
 
 from __future__ import annotations
 
@@ -30,25 +32,30 @@ layer terrain "Terrain" one per place {
 
 @pytest.fixture
 def checked_packs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Every trial pack is made again for real and their counts compared; yields how many
-    trial packs were checked (so a test can see the trial packs ran at all)."""
-    real_pack = card_packing.pack
+    """Every trial pack pack_even reads is made again for real and their counts compared;
+    yields how many cards each trial read held, a trial remembered for an earlier fill
+    counted negative (so a test can see the trial packs ran, and were remembered)."""
+    trials = card_packing._Trials
+    asked = trials.__call__
     checked: list[int] = []
 
-    def pack(*args: Any, trial: bool = False, **named: Any) -> list[Any]:
-        made = real_pack(*args, trial=trial, **named)
-        if trial:
-            real = real_pack(*args, **named)
-            assert len(made) == len(real)
-            assert [c.over for c in made] == [c.over for c in real]
-            assert [c.height for c in made] == [c.height for c in real]
-            assert [(c.lines, c.notes, c.after, c.svg) for c in made] == [
-                (c.lines, c.notes, c.after, c.svg) for c in real
-            ]
-            checked.append(len(made))
+    def pack(self: Any, fill: float) -> list[Any]:
+        remembered = len(self.made)
+        made = asked(self, fill)
+        args = (self.base, self.items, fill, self.source_height, self.table, self.cap)
+        real = card_packing.pack(*args, self.least_rows)
+        assert len(made) == len(real)
+        assert [c.over for c in made] == [c.over for c in real]
+        assert [c.height for c in made] == [c.height for c in real]
+        assert [(c.lines, c.notes, c.after, c.svg) for c in made] == [
+            (c.lines, c.notes, c.after, c.svg) for c in real
+        ]
+        held = card_packing._rows_held
+        assert [held(c) for c in made] == [held(c) for c in real]
+        checked.append(len(made) if len(self.made) > remembered else -len(made))
         return made
 
-    monkeypatch.setattr(card_packing, "pack", pack)
+    monkeypatch.setattr(trials, "__call__", pack)
     yield checked
 
 
@@ -79,3 +86,4 @@ def test_a_long_generated_table_is_shared_evenly_with_trial_packs(
     assert compiled.ruleset is not None, compiled.diagnostics
     deck = cards.build_deck(compiled.ruleset, None, cards.DEFAULT_SIZE)
     assert len(deck.cards) > 3 and checked_packs  # the table was split, evenly
+    assert min(checked_packs) < 0  # and most fills packed as one before

@@ -219,13 +219,6 @@ def test_every_card_front_in_every_size_keeps_to_the_type_floor(
     assert [(f.number, f.type) for f in layout.faces if f.type[0] < MEDIAN_PT] == []
 
 
-UNDER_HALF = {("d20_movement", "en", "index"): [8], ("d20_movement", "fr", "index"): [9]}
-"""Cards known to be less than half used, not the last of their block (issue 41, open): on an
-index card d20's square grid block prints its two lines alone (41 % of the card), because
-its first picture does not fit under them; the pictures fill the next two cards. Found by
-this test in the full matrix; pinned, so that any change to the list turns the test red."""
-
-
 @pytest.mark.parametrize("name,lang,size", DECKS)
 def test_every_card_in_every_size_is_half_used_but_the_last_of_its_table(
     name: str, lang: str, size: str
@@ -237,7 +230,7 @@ def test_every_card_in_every_size_is_half_used_but_the_last_of_its_table(
     assert [f.number for f in faces] == list(range(1, len(faces) + 1))
     ends = pdf_layout.group_ends(faces)
     under = [f for f in faces if f.fill < HALF and not f.last and f.number not in ends]
-    assert [f.number for f in under] == UNDER_HALF.get((name, lang, size), [])
+    assert [f.number for f in under] == []
 
 
 @pytest.mark.parametrize("name,lang,size", DECKS)

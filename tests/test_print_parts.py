@@ -90,3 +90,36 @@ def test_a_refitted_block_keeps_3_rows_a_part_where_it_can_and_never_goes_row_by
     assert len(again) <= len(weather) + 4
     rows = sum(len(c.table.rows) for c in again if c.table is not None)
     assert rows / len(again) >= 2.5
+
+
+GRID = '<svg viewBox="0 0 104 116" width="104pt" height="116pt"><text>5 ft</text></svg>'
+"""A picture 116 points high (an estimate of 118: its margin)."""
+
+
+def test_a_picture_is_drawn_smaller_under_the_lines_alone_on_its_card() -> None:
+    """d20's square grid on index cards (issue 41): its two lines alone on a card (41 %
+    used), the picture on the next, 0.3 pt too tall to go under them; drawn at 95 % it does,
+    its width in proportion."""
+    from rulesdsl.printed.cards import Card
+
+    items = [card_packing.Line("1 square = 5 ft.", 13.0), card_packing.Line("Diagonals", 25.0)]
+    items.append(card_packing.Svg(GRID, 118.0))
+    (card,) = card_packing.pack(Card("Grid", "Square"), items, 150.0, 0.0, None)
+    assert card.lines == ["1 square = 5 ft.", "Diagonals"] and card.height == 150.0
+    assert ' width="98.62pt" height="110.00pt"' in card.svg and "5 ft" in card.svg
+
+
+def test_a_picture_is_not_drawn_under_its_least_size_nor_after_more_than_lines() -> None:
+    """Under :data:`card_packing.LEAST_DRAWN` (its 6.5-pt labels under 6 pt) the picture takes
+    the next card, as it does after a picture or text after the table: only the lines a
+    block opens with keep their card so."""
+    from rulesdsl.printed.cards import Card
+
+    line = card_packing.Line("Diagonals", 40.0)
+    svg = card_packing.Svg(GRID, 118.0)
+    base = Card("Grid", "Square")
+    floor = 40.0 + 2 + 116 * card_packing.LEAST_DRAWN
+    assert len(card_packing.pack(base, [line, svg], floor + 0.01, 0.0, None)) == 1
+    assert len(card_packing.pack(base, [line, svg], floor - 0.01, 0.0, None)) == 2
+    after = [card_packing.After("Example", 40.0), svg]
+    assert len(card_packing.pack(base, after, 150.0, 0.0, None)) == 2

@@ -5,11 +5,15 @@ part at least :data:`LEAST_ROWS` rows where the card can hold them. Heights are 
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
+from rulesdsl.printed.card_room import FOOT_FLOOR
 from rulesdsl.printed.sheet_view import TableView
+from rulesdsl.printed.svg import LEAST_PT
 from rulesdsl.printed.table_slices import slice_table
 
 LEAST_ROWS = 3
@@ -79,8 +83,9 @@ def pack_even(
 
     Only the last pack cuts the table; the packs before it are trials (the cards they
     make are read for their number, those over and the short parts, which a trial gives
-    the same)."""
-    cards = pack(base, items, cap, source_height, table, least_rows=least_rows, trial=True)
+    the same), each made once for all the fills that pack alike (:class:`_Trials`)."""
+    trials = _Trials(base, items, cap, source_height, table, least_rows)
+    cards = trials(cap)
     if len(cards) < 2:
         return pack(base, items, cap, source_height, table, least_rows=least_rows)
     short = _short(cards, table, least_rows)
@@ -88,7 +93,7 @@ def pack_even(
     if short:
         for step in range(1, SCAN + 1):
             fill = cap * (1 - step / SCAN / 2)
-            trial = pack(base, items, fill, source_height, table, cap, least_rows, trial=True)
+            trial = trials(fill)
             fewer = _short(trial, table, least_rows)
             if fewer < short and sum(card.over for card in trial) <= over:
                 cards, short = trial, fewer
@@ -97,7 +102,7 @@ def pack_even(
     low, high = 0.0, cap
     for _ in range(14):
         middle = (low + high) / 2
-        trial = pack(base, items, middle, source_height, table, cap, least_rows, trial=True)
+        trial = trials(middle)
         if (
             len(trial) <= len(cards)
             and sum(card.over for card in trial) <= over
@@ -106,34 +111,24 @@ def pack_even(
             high = middle
         else:
             low = middle
-    high = _evener(
-        base, items, (high, cap), source_height, table, least_rows, (len(cards), over, short)
-    )
+    high = _evener(trials, high, (len(cards), over, short))
     return _notes_back(pack(base, items, high, source_height, table, cap, least_rows), cap)
 
 
-def _evener(
-    base: Card,
-    items: Sequence[Item],
-    fills: tuple[float, float],
-    source_height: float,
-    table: tuple[TableView, float],
-    least_rows: int,
-    most: tuple[int, int, int],
-) -> float:
-    """The fill between ``fills`` (the least found, the card's room) whose tallest card is
+def _evener(trials: _Trials, low: float, most: tuple[int, int, int]) -> float:
+    """The fill between ``low`` (the least found) and the card's room whose tallest card is
     the least, at no more cards, cards over and short parts than ``most``: a part that must
     take the last rows (:data:`LEAST_ROWS`) runs past the least fill, which can leave the
     parts most uneven (BattleTech ru's weather in parts of 5 and 7 rows, the second too tall
     for its card: the deck was laid out twice, issue 44)."""
-    low, cap = fills
+    cap, table, least_rows = trials.cap, trials.table, trials.least_rows
     best = low
-    tallest = _tallest(pack(base, items, low, source_height, table, cap, least_rows, trial=True))
+    tallest = _tallest(trials(low))
     for step in range(1, SCAN + 1):
         if tallest <= low:
             break
         fill = low + (cap - low) * step / SCAN
-        trial = pack(base, items, fill, source_height, table, cap, least_rows, trial=True)
+        trial = trials(fill)
         kept = (len(trial), sum(card.over for card in trial), _short(trial, table, least_rows))
         if all(k <= m for k, m in zip(kept, most, strict=True)) and _tallest(trial) < tallest:
             best, tallest = fill, _tallest(trial)
@@ -200,6 +195,21 @@ def pack(
     of the table, only how many of its rows they would (for :func:`pack_even`'s trial packs,
     which read how many cards there are, which are over and which parts are short: cutting
     the table for each card was most of a deck's time)."""
+    packing = _packed(base, items, cap, source_height, table, limit, least_rows, trial)
+    return packing.cards or [replace(base)]
+
+
+def _packed(
+    base: Card,
+    items: Sequence[Item],
+    cap: float,
+    source_height: float,
+    table: tuple[TableView, float] | None,
+    limit: float,
+    least_rows: int,
+    trial: bool,
+) -> _Packing:
+    """:func:`pack` done, with the fills that pack alike (:attr:`_Packing.alike`)."""
     limit = limit or cap
     # rows a part must take fill the card up to its real room less the source line under
     # the card's body (which the estimate of the room leaves to its slack)
@@ -211,13 +221,59 @@ def pack(
         packing.close()
         packing.current = packing.start()
     packing.close()
-    return packing.cards or [replace(base)]
+    return packing
+
+
+class _Trials:
+    """The trial packs of one :func:`pack_even`, by fill. A pack reads its fill only where
+    it asks whether the next item fits (``used + need > fill``), and ``used`` and ``need``
+    do not depend on the fill: so every fill from the greatest height that fitted up to
+    (not including) the least that did not packs alike, and a trial pack is made once for
+    all of them. The search and the scans of :func:`pack_even` ask about 40 fills, most of
+    them close together (BattleTech ru's deck: 22,604 packs before, issue 44)."""
+
+    __slots__ = ("base", "cap", "items", "least_rows", "made", "source_height", "table")
+
+    def __init__(
+        self,
+        base: Card,
+        items: Sequence[Item],
+        cap: float,
+        source_height: float,
+        table: tuple[TableView, float],
+        least_rows: int,
+    ) -> None:
+        self.base, self.items, self.cap = base, items, cap
+        self.source_height, self.table, self.least_rows = source_height, table, least_rows
+        self.made: list[tuple[float, float, list[Card]]] = []
+        """The packs made: the fills from the first (included) to the second (not) pack
+        alike, and the cards."""
+
+    def __call__(self, fill: float) -> list[Card]:
+        """The trial pack's cards at ``fill``."""
+        for low, high, cards in self.made:
+            if low <= fill < high:
+                return cards
+        packing = _packed(
+            self.base,
+            self.items,
+            fill,
+            self.source_height,
+            self.table,
+            self.cap,
+            self.least_rows,
+            True,
+        )
+        cards = packing.cards or [replace(self.base)]
+        self.made.append((*packing.alike, cards))
+        return cards
 
 
 class _Packing:
     """One :func:`pack` under way: the cards filled, the card being filled and what is on it."""
 
     __slots__ = (
+        "alike",
         "base",
         "cap",
         "cards",
@@ -262,6 +318,9 @@ class _Packing:
         """Notes sent on to the next card."""
         self.left = left
         """Rows not yet placed."""
+        self.alike = (-math.inf, math.inf)
+        """The fills that pack alike so far: every height that fitted is at most the first,
+        every height that did not is over the second (see :class:`_Trials`)."""
 
     def add(self, item: Item) -> None:
         """Put ``item`` on the current card, or on a new one when it does not fit."""
@@ -269,10 +328,15 @@ class _Packing:
         need = item.height
         if isinstance(item, Row) and not self.rows and table is not None:
             need += table[1]
-        if self.current is not None and self.used + need > self.cap:
-            if self._kept_in_part(item):
-                return
-            self.close()
+        if self.current is not None:
+            low, high = self.alike
+            if self.used + need > self.cap:
+                self.alike = (low, min(high, self.used + need))
+                if self._kept_in_part(item) or self._drawn_under_lines(item):
+                    return
+                self.close()
+            else:
+                self.alike = (max(low, self.used + need), high)
         if self.current is None:
             self.current = self.start()
             if isinstance(item, Row) and table is not None:
@@ -318,6 +382,25 @@ class _Packing:
         self.place_row(item)
         return True
 
+    def _drawn_under_lines(self, item: Item) -> bool:
+        """Whether ``item``, a picture that does not fit under the lines alone on the current
+        card (the block's opening lines), was drawn smaller to fit there, down to
+        :data:`LEAST_DRAWN` of its size: the lines alone left a card less than half used
+        (d20's square grid on index cards, issue 41)."""
+        current = self.current
+        if not isinstance(item, Svg) or current is None or current.svg or current.after:
+            return False
+        if not current.lines or self.placed or self.rows:
+            return False
+        height = self.cap - self.used - SVG_MARGIN
+        svg = _drawn(item.svg, height)
+        if svg is None or height < (item.height - SVG_MARGIN) * LEAST_DRAWN:
+            return False
+        current.svg = svg
+        self.used = self.cap
+        self.alike = (self.cap, self.cap)  # drawn to this fill alone: no other packs alike
+        return True
+
     def close(self) -> None:
         """The current card done: its part of the table cut, its notes and height written."""
         current, rows, table = self.current, self.rows, self.table
@@ -356,6 +439,29 @@ class _Packing:
             else:
                 self.placed.append(Note(note, height))
                 self.used += height
+
+
+SVG_MARGIN = 2.0
+"""Points a picture's estimated height has over its drawing (:func:`card_room._svg_height`)."""
+
+LEAST_DRAWN = FOOT_FLOOR / LEAST_PT
+"""The least share of its size a picture is drawn at to stay under the lines before it: its
+labels, never under :data:`svg.LEAST_PT`, stay at the least type a player reads
+(:data:`card_room.FOOT_FLOOR`, 6 pt)."""
+
+
+def _drawn(svg: str, height: float) -> str | None:
+    """``svg`` drawn ``height`` points high, as wide as its proportions make it (its width
+    and height attributes set; its view box scales what it draws); None where it states no
+    size in points."""
+    size = _SIZE.search(svg)
+    if size is None:
+        return None
+    width = float(size[1]) * height / float(size[2])
+    return _SIZE.sub(f' width="{width:.2f}pt" height="{height:.2f}pt"', svg, count=1)
+
+
+_SIZE = re.compile(r' width="([0-9.]+)pt" height="([0-9.]+)pt"')
 
 
 class _Trial:

@@ -4,7 +4,7 @@ source line. :mod:`rulesdsl.printed.cards` fits blocks with these."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rulesdsl.printed.card_packing import Item, Note, Row, pack_even
@@ -66,6 +66,24 @@ class TableShape:
     room: Room
     cap: float
     least_rows: int
+    measured: dict[tuple[int, ...], tuple[TableView, TableFit]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Layouts measured already (:func:`_measured`), shared by the copies
+    :func:`dataclasses.replace` makes: a block's table is packed several ways (its notes
+    last, its lines after it), the same pieces and parts measured each time."""
+
+
+def _measured(
+    shape: TableShape, table: TableView, key: tuple[int, ...], piece: TableView
+) -> TableFit:
+    """The layout of ``piece``, cut from ``table`` as ``key`` says (its columns, then its
+    first row and how many), in the shape's room: measured once for the table."""
+    found = shape.measured.get((id(table), *key))
+    if found is None or found[0] is not table:
+        found = (table, measure(piece, shape.room.width, shape.room.box))
+        shape.measured[(id(table), *key)] = found
+    return found[1]
 
 
 def table_cards(
@@ -84,7 +102,7 @@ def table_cards(
     """The notes kept for after the last row (``notes_last``)."""
     for cols in chunks:
         piece = slice_table(table, cols, range(len(table.rows)))
-        layout = measure(piece, room.width, room.box)
+        layout = _measured(shape, table, (len(cols), *cols), piece)
         stream = list(shape.items) if not cards else []
         head_marks = [m for row in piece.head for h in row for m in h.notes]
         for i, row in enumerate(piece.rows):
@@ -108,7 +126,7 @@ def table_cards(
                 stream.append(Row(i, row_notes, total, tuple(note_heights)))
         if cols is chunks[-1]:
             stream += held + shape.after
-        cards += _packed_by_parts(shape, stream, piece, layout)
+        cards += _packed_by_parts(shape, stream, (table, cols, piece), layout)
     return cards
 
 
@@ -118,15 +136,20 @@ own column widths raised to them."""
 
 
 def _packed_by_parts(
-    shape: TableShape, stream: list[Item], piece: TableView, layout: TableFit
+    shape: TableShape,
+    stream: list[Item],
+    cut: tuple[TableView, list[int], TableView],
+    layout: TableFit,
 ) -> list[Card]:
     """The cards of one column group, packed with its rows measured in the group's column
     widths; then, while some part measured in its own widths (as CSS sets them, from its own
     rows) would be taller than the card, packed again with that part's rows at their own
     heights. A part's label column can be narrower than the group's (BattleTech ru's
     wheeled deck: weather 1/6, labels on one line in the group, two on the card, 5 pt over
-    its card and the deck laid out twice, issue 44)."""
+    its card and the deck laid out twice, issue 44). ``cut``: the table, the group's
+    columns and the group cut from the table."""
     room, cap = shape.room, shape.cap
+    table, cols, piece = cut
     heights = list(layout.row_heights)
     for attempt in range(RECHECKS + 1):
         items = [
@@ -153,7 +176,8 @@ def _packed_by_parts(
             first += held
             if not held:
                 continue
-            own = measure(card.table, room.width, room.box).row_heights
+            key = (len(cols), *cols, rows.start, held)
+            own = _measured(shape, table, key, card.table).row_heights
             grown = sum(max(0.0, h - heights[i]) for i, h in zip(rows, own, strict=True))
             if card.height + grown > cap:
                 for i, h in zip(rows, own, strict=True):

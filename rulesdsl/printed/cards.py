@@ -534,19 +534,25 @@ def _fitted_once(
         ):
             least, size, turned = other, across, True
     chosen, font = least, fonts[-1]
+    made: dict[float, list[Card]] = {}
+
+    def at(candidate: float) -> list[Card]:
+        """The block's cards at type ``candidate`` (both loops below ask: made once)."""
+        if candidate not in made:
+            room = _room(size, candidate, share, narrow)
+            made[candidate] = _block_cards(section, block, room, whole, least_rows)
+        return made[candidate]
+
     if _short(least, block):
         # larger type may split the table between its columns, each part with a shorter
         # header and room for three rows: fewer short parts beat fewer cards
         for candidate in fonts[:-1]:
-            room = _room(size, candidate, share, narrow)
-            cards = _block_cards(section, block, room, whole, least_rows)
+            cards = at(candidate)
             if _short(cards, block) < _short(chosen, block) and not any(c.over for c in cards):
                 chosen, font = cards, candidate
         least = chosen
     for candidate in fonts[: fonts.index(font)]:
-        cards = _block_cards(
-            section, block, _room(size, candidate, share, narrow), whole, least_rows
-        )
+        cards = at(candidate)
         if (
             len(cards) <= len(least)
             and not any(card.over for card in cards)
@@ -644,7 +650,9 @@ def _block_cards(
     chunks = [list(range(ncols))] if whole_rows else wide_chunks(table, room.width, room.box)
     shape = TableShape(base, items, after, notes, room, cap, least_rows)
     cards = table_cards(shape, table, chunks, False)
-    if len(cards) > 1:
+    # the notes after the last row: the same cards where the table has none
+    notes_last = (False, True) if notes else (False,)
+    if len(cards) > 1 and notes:
         last = table_cards(shape, table, chunks, True)
         if waste(last) < waste(cards):
             cards = last
@@ -653,8 +661,8 @@ def _block_cards(
         # fewer cards (BattleTech ru's base terrain opened with a card a third full)
         lines = [After(line, _para_height(line, room)) for line in block.lines]
         moved = replace(shape, items=[], after=lines + after)
-        for notes_last in (False, True):
-            trial = table_cards(moved, table, chunks, notes_last)
+        for last_notes in notes_last:
+            trial = table_cards(moved, table, chunks, last_notes)
             if len(trial) < len(cards):
                 cards = trial
     for card in cards:
