@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
-from rulesdsl.printed.card_room import FOOT_FLOOR
+from rulesdsl.printed.card_room import TYPE_FLOOR
 from rulesdsl.printed.sheet_view import TableView
 from rulesdsl.printed.svg import LEAST_PT
 from rulesdsl.printed.table_slices import slice_table
@@ -444,10 +444,10 @@ class _Packing:
 SVG_MARGIN = 2.0
 """Points a picture's estimated height has over its drawing (:func:`card_room._svg_height`)."""
 
-LEAST_DRAWN = FOOT_FLOOR / LEAST_PT
+LEAST_DRAWN = TYPE_FLOOR / LEAST_PT
 """The least share of its size a picture is drawn at to stay under the lines before it: its
 labels, never under :data:`svg.LEAST_PT`, stay at the least type a player reads
-(:data:`card_room.FOOT_FLOOR`, 6 pt)."""
+(:data:`card_room.TYPE_FLOOR`, 6 pt)."""
 
 
 def _drawn(svg: str, height: float) -> str | None:

@@ -94,6 +94,11 @@ MORE_RULE = 4.5
 has its topic band."""
 
 
+TYPE_FLOOR = 6.0
+"""The least type a player reads (issue 41): nothing on a card is set under it, a picture's
+labels included when the picture is drawn smaller (:data:`card_packing.LEAST_DRAWN`)."""
+
+
 def foot_size(size: CardSize) -> float:
     """The type of the footer on cards of ``size``, in points: the size's least body type
     (7 pt on poker cards), as every front's text counts in its median (issue 41, goal 3)."""
