@@ -16,7 +16,18 @@ import pypdfium2
 import pytest
 
 from rulesdsl.printed.card_room import LINE, foot_size
-from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, Card, Deck, build_deck, imposition
+from rulesdsl.printed.cards import (
+    CARD_SIZES,
+    DEFAULT_PAPER,
+    SAFE_ZONE,
+    Card,
+    Deck,
+    Refit,
+    build_deck,
+    imposition,
+    render_deck_html,
+)
+from rulesdsl.printed.pdf import render_pdf
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import Sheet
 from tests import pdf_layout
@@ -89,13 +100,15 @@ def card_fills(
 def column_group_ends(deck: Deck) -> set[int]:
     """The numbers of the cards that hold the last rows of a column group of a table split
     both ways (its next part prints other columns): a group repeats the label column and
-    reads as a table of its own, so its last card counts as the last of its table."""
+    reads as a table of its own, so its last card counts as the last of its table. So does
+    the last card of a table whose block goes on after it (its lines after the table, on a
+    card of the same title, which the written deck's numbering counts as the block's)."""
     pairs = zip(deck.cards, deck.cards[1:], strict=False)
     return {
         card.number
         for card, after in pairs
-        if card.table is not None and after.table is not None and after.block == card.block
-        if _columns(after) != _columns(card)
+        if card.table is not None and after.block == card.block
+        if after.table is None or _columns(after) != _columns(card)
     }
 
 
@@ -221,6 +234,19 @@ def deck(name: str, lang: str, size: str = "poker", mode: str | None = None) -> 
     sheet for every size (:func:`sheet`). They share the xdist group :func:`deck_group`, so
     one worker builds each deck once for all of them."""
     return build_deck(pdf_layout.ruleset(name), lang, size, mode, sheet=sheet(name, lang, mode))
+
+
+@cache
+def written_deck(name: str, lang: str) -> Deck:
+    """The poker deck of ``generated/cards/`` as the build made it: :func:`deck`, or where
+    its first layout lost text, the deck the build's refit cut again with less room for the
+    blocks that lost it (:class:`~rulesdsl.printed.cards.Refit`), which has other cards. Laid
+    out here as the build lays it out, so ask it only of a deck whose written cards are not
+    :func:`deck`'s."""
+    model = deck(name, lang)
+    refit = Refit(pdf_layout.ruleset(name), lang, "poker", None, DEFAULT_PAPER, sheet=model.sheet)
+    render_pdf(render_deck_html(model, DEFAULT_PAPER), refit=refit)
+    return refit.deck or model
 
 
 @cache

@@ -29,6 +29,7 @@ from tests.print_economy import (
     rules_pages,
     small_runs,
     texts,
+    written_deck,
 )
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated"
@@ -85,8 +86,10 @@ def test_every_card_of_a_written_deck_is_half_used_but_the_last_of_its_table(
     fills = printed("cards", name, lang).fills
     assert [f.number for f in fills] == list(range(1, deck_cards(pdf, name) + 1))
     model = deck(name, lang)
-    # the model numbers the written cards only where no refit added one
-    ends = column_group_ends(model) if len(model.cards) == len(fills) else set()
+    if len(model.cards) != len(fills):  # the build refitted it: the cards it wrote
+        model = written_deck(name, lang)
+    assert len(model.cards) == len(fills)
+    ends = column_group_ends(model)
     under = [(f.number, f.fill) for f in fills if f.fill < HALF and not f.last]
     assert [(number, fill) for number, fill in under if number not in ends] == []
 
