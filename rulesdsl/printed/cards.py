@@ -22,7 +22,7 @@ digest too.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import cache, partial
 from pathlib import Path
 
@@ -32,6 +32,9 @@ from markupsafe import Markup
 from rulesdsl import ir
 from rulesdsl.i18n import catalog
 from rulesdsl.outputs import MAX_PDF_SOURCE_BYTES, Deferred, Output
+from rulesdsl.printed.card_model import Card as Card
+from rulesdsl.printed.card_model import Deck as Deck
+from rulesdsl.printed.card_model import heads_fit, mostly_heads, number_parts, signs_only
 from rulesdsl.printed.card_packing import (
     LEAST_ROWS,
     After,
@@ -79,17 +82,14 @@ from rulesdsl.printed.pdf import TRIM_META, Rendered, render_pdf, rendered_from
 from rulesdsl.printed.sheet_model import Sheets, build_sheet
 from rulesdsl.printed.sheet_view import (
     CHANGED_SIGN,
-    MARKERS,
     Block,
     CellView,
     HeadCell,
     Sheet,
     TableView,
-    marker_sign,
 )
 from rulesdsl.printed.table_slices import (
     fit_text,
-    measure,
     transposed,
     wide_chunks,
 )
@@ -108,57 +108,6 @@ __all__ = [
 ]
 
 # ---- the deck -------------------------------------------------------------------------------
-
-
-@dataclass
-class Card:
-    section: str
-    title: str
-    kind: str = "table"
-    lines: list[str] = field(default_factory=list)
-    table: TableView | None = None
-    notes: list[tuple[str, str]] = field(default_factory=list)
-    after: list[str] = field(default_factory=list)
-    svg: str = ""
-    source: str = ""
-    changed: bool = False
-    number: int = 0
-    block: str = ""
-    """The sheet block the card shows (``section/block``): what a refit shrinks."""
-    topic: str = ""
-    """The section id (the topic band's pattern)."""
-    font: float = 0.0
-    """The body type size the fitter chose, in points."""
-    part: str = ""
-    """``2/3`` on the parts of a block split between cards."""
-    band: int = 0
-    """Which topic band the card wears (``band-N`` in cards.css)."""
-    over: bool = False
-    """The estimate says the card's content is taller than the card (one item too big)."""
-    turned: bool = False
-    """The front is set across the card (landscape): a wide table fits better so."""
-    height: float = 0.0
-    """The estimated height of the card's body (the rows, lines and notes), in points."""
-    of_rows: int = 0
-    """How many rows the table the card shows a part of has, as the deck sets it (set on its
-    side, a table has a row per column)."""
-    sideways: bool = False
-    """The card's table is set on its side: a column per row of the sheet's table."""
-    full_heads: bool = False
-    """The table's headers are set at the body's size (:func:`_heads_fit`), not smaller."""
-    more: list[Card] = field(default_factory=list)
-    """Blocks of the same topic printed on this card after its own (small blocks share a
-    card: :func:`_gathered`)."""
-
-
-@dataclass
-class Deck:
-    sheet: Sheet
-    size: CardSize
-    cards: list[Card]
-    mode: str = ""
-    """The unit type the deck is for (its label), or "" for all."""
-    words: dict[str, str] = field(default_factory=dict)
 
 
 def build_deck(
@@ -222,7 +171,7 @@ def build_deck(
         card.number = i
         card.band = bands[card.topic] % BANDS
         share = (tight or {}).get(card.block, (1.0, 1.0))
-        card.full_heads = card.full_heads or _heads_fit(card, card_size, share)
+        card.full_heads = card.full_heads or heads_fit(card, card_size, share)
     words = {
         "for": c.text("deck_for", mode=sheet.mode) if sheet.mode else c.text("deck_all"),
         "count": c.plural("cards", len(cards)),
@@ -230,27 +179,6 @@ def build_deck(
         "front": front,
     }
     return Deck(sheet, card_size, cards, sheet.mode, words)
-
-
-def _heads_fit(card: Card, size: CardSize, share: tuple[float, float]) -> bool:
-    """Whether the card's table keeps its columns on the card, and the card its room, with
-    its headers at the body's size: a front of few rows under long headers set smaller is
-    mostly small print (issue 41, goal 3; BattleTech en's *Gravel piles 3/3*)."""
-    if card.table is None or card.more:
-        return False
-    if card.turned:
-        size = replace(size, width=size.height, height=size.width)
-    room = _room(size, card.font, share)
-    full = replace(room.box, head_scale=1.0)
-    if len(wide_chunks(card.table, room.width, full)) > 1:
-        return False
-    # the columns' widths change with the headers': the rows' heights too
-    now, then = measure(card.table, room.width, room.box), measure(card.table, room.width, full)
-    grown = then.head_height + sum(then.row_heights) - now.head_height - sum(now.row_heights)
-    # and a line of margin: headers estimated at the body's size ran 5 pt past a card set
-    # across (generic_wargame_skirmish en, Linear obstacles 2/2)
-    cap = room.height - _title_height(card.title, room) - source_height(card, room) - room.line
-    return card.height + grown <= cap
 
 
 def _gathered(
@@ -561,7 +489,7 @@ def _fitted_once(
             chosen, font = cards, candidate
             break
     full = False
-    if block.table is not None and any(_mostly_heads(card) for card in chosen):
+    if block.table is not None and any(mostly_heads(card) for card in chosen):
         # headers set smaller would be most of a card's text: at the body's size, the body
         # as large as that leaves it, at the cards that takes (issue 41, goal 3)
         for candidate in fonts[fonts.index(font) :]:
@@ -578,23 +506,6 @@ def _fitted_once(
         card.turned = turned
         card.full_heads = full
     return chosen
-
-
-def _mostly_heads(card: Card) -> bool:
-    """Whether the table's headers are half the characters of the card or more: set smaller
-    than the body, they would make its median type smaller (issue 41, goal 3)."""
-    if card.table is None:
-        return False
-    rows = card.table.rows
-    marks = sum(len(",".join(c.notes)) for row in rows for c in row)
-    heads = sum(len(h.text) for row in card.table.head for h in row) + marks
-    cells = sum(len(c.text) for row in rows for c in row)
-    said = [card.title, *card.lines, *card.after, *(t for _, t in card.notes), card.source]
-    return heads >= cells + sum(map(len, said)) + FOOT_TEXT
-
-
-FOOT_TEXT = 40
-"""About how many characters the fronts' footer and topic band print (:func:`_mostly_heads`)."""
 
 
 def _short(cards: list[Card], block: Block) -> int:
@@ -615,7 +526,7 @@ along a row: the roll, then the column of the situation)."""
 def _too_wide(block: Block, room: _Room) -> bool:
     """Whether the block's table needs more than the card's width (it would split)."""
     assert block.table is not None
-    return len(wide_chunks(_signs_only(block.table), room.width, room.box)) > 1
+    return len(wide_chunks(signs_only(block.table), room.width, room.box)) > 1
 
 
 def _block_cards(
@@ -642,10 +553,10 @@ def _block_cards(
     notes = dict(block.notes)
     if table is None:
         items += [Note((m, t), _note_height(m, t, room)) for m, t in block.notes]
-        return _number_parts(pack(base, items + after, cap, source_height(base, room), None))
+        return number_parts(pack(base, items + after, cap, source_height(base, room), None))
     if table.fold:
         table = replace(table, fold=False)
-    table = _signs_only(table)
+    table = signs_only(table)
     ncols = len(table.rows[0]) - 1 if table.rows else 0
     chunks = [list(range(ncols))] if whole_rows else wide_chunks(table, room.width, room.box)
     shape = TableShape(base, items, after, notes, room, cap, least_rows)
@@ -667,31 +578,7 @@ def _block_cards(
                 cards = trial
     for card in cards:
         card.of_rows = len(table.rows)
-    return _number_parts(cards)
-
-
-def _signs_only(t: TableView) -> TableView:
-    """Marker cells shown by their sign alone (the legend on the back names them), so that
-    "✕ impassable" does not widen every column of a card."""
-    rows = []
-    for row in t.rows:
-        cells = [row[0]]
-        for cell in row[1:]:
-            marker = next((m for m in MARKERS if m in cell.classes), None)
-            if marker is not None and cell.text.startswith(marker_sign(marker)):
-                cell = replace(cell, text=marker_sign(marker))
-            cells.append(cell)
-        rows.append(cells)
-    return replace(t, rows=rows)
-
-
-def _number_parts(cards: list[Card]) -> list[Card]:
-    """ "Terrain 2/3" on the parts of a block split between cards (the title, then the part)."""
-    if len(cards) > 1:
-        for i, card in enumerate(cards, start=1):
-            card.part = f"{i}/{len(cards)}"
-            card.title = f"{card.title} {card.part}"
-    return cards
+    return number_parts(cards)
 
 
 # ---- rendering ------------------------------------------------------------------------------
