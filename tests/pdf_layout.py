@@ -642,13 +642,14 @@ def _words(texts: Iterable[str]) -> str:
 
 
 def group_ends(faces: Sequence[Face]) -> set[int]:
-    """The cards that end a column group of a table split both ways, as
-    tests/print_economy.py's ``column_group_ends`` finds them in the deck's model: the next
-    card prints the same block's table under other headers."""
+    """The cards that end a column group of a table split both ways, or the table itself
+    where its block goes on after it, as tests/print_economy.py's ``column_group_ends`` finds
+    them in the deck's model: the next card prints the same block's table under other
+    headers, or the block's lines after the table."""
     return {
         f.number
         for f, after in itertools.pairwise(faces)
-        if f.block == after.block and f.head and after.head and f.head != after.head
+        if f.block == after.block and f.head and f.head != after.head
     }
 
 
