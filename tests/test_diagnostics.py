@@ -357,6 +357,16 @@ def test_a_note_after_a_tables_closing_brace_says_where_notes_go(compiler: Compi
     assert compile_snippet(compiler, moved).ok  # where the hint says it goes, it is accepted
 
 
+def test_a_rows_source_before_its_cells_says_where_a_rows_source_goes(compiler: Compiler) -> None:
+    text = body('layer terrain "Terrain" {\n  clear "Clear" | 1\n  hill "Hill" [rb p.4] | 2\n}\n')
+    compiled = compile_snippet(compiler, 'book rb "RB"\n' + text)
+    [d] = [d for d in compiled.diagnostics if d.is_error]
+    assert d.code == "E001" and str(d.message) == "unexpected '['"
+    assert d.hint is not None and "at its end, after its cells" in d.hint
+    moved = text.replace('hill "Hill" [rb p.4] | 2', 'hill "Hill" | 2 [rb p.4]')
+    assert compile_snippet(compiler, 'book rb "RB"\n' + moved).ok  # where the hint says
+
+
 def test_arithmetic_in_an_examples_arguments_says_examples_take_literal_values(
     compiler: Compiler,
 ) -> None:

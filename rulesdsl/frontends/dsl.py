@@ -253,6 +253,9 @@ _BLOCK_NOTE = (
     "a block's source and notes go on its opening line, before '{' "
     '(`table speeds "Speeds" note "..." {`), or on a row inside it'
 )
+_ROW_SOURCE = (
+    'a row\'s source goes at its end, after its cells and flags (`hill "Hill" | 2 [hg p.4]`)'
+)
 _EXAMPLE_VALUES = (
     "an example's arguments and answers are literal values (numbers, names, `(a, b)` groups): "
     "work the arithmetic out (write 5, not 2 + 3)"
@@ -261,10 +264,15 @@ _EXAMPLE_VALUES = (
 
 def _hint(token: Token, lines: list[str]) -> str | None:
     """A hint that says where the unexpected token goes, when the place tells: a source or
-    note after a block's closing '}', arithmetic in a worked example's line (issue 40)."""
+    note after a block's closing '}', a row's source before its cells, arithmetic in a worked
+    example's line (issue 40)."""
     if token.type in ("NOTE", "LSQB", "REMARK"):
         before = "\n".join(lines)[: token.start_pos or 0].rstrip()
-        return _BLOCK_NOTE if before.endswith("}") else None
+        if before.endswith("}"):
+            return _BLOCK_NOTE
+        row = lines[token.line - 1] if token.line else ""
+        after = row[(token.column or 1) - 1 :]
+        return _ROW_SOURCE if token.type == "LSQB" and "|" in after else None
     if token.type in _ARITHMETIC:
         line = max((token.line or 1) - 1, 0)
         head = next((lines[i] for i in range(line, -1, -1) if lines[i][:1].isalpha()), "")
