@@ -11,10 +11,28 @@ made (impassable). Turns are not steps: what they cost by the wind is tacking an
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from rulesdsl import ir
 from rulesdsl.semantics.arcs import arc
+
+
+class _Strengths(Protocol):
+    """A facing rule's ``sail when`` and ``speed when`` clauses, as the IR and the module plan
+    both hold them: (strength, amount) pairs."""
+
+    @property
+    def strengths(self) -> Sequence[tuple[str, object]]: ...
+
+    @property
+    def strength_speeds(self) -> Sequence[tuple[str, object]]: ...
+
+
+def strengths(rules: Iterable[_Strengths]) -> tuple[str, ...]:
+    """The strengths of the wind the rules name (issue 40), in the order first named: those a
+    caller may give (the module's argument check, its declarations, the web page's field)."""
+    return tuple(dict.fromkeys(n for f in rules for n, _ in (*f.strengths, *f.strength_speeds)))
 
 
 def by_relative(rule: ir.Facing, arcs: Sequence[ir.Arcs]) -> tuple[tuple[str, float], ...]:

@@ -16,6 +16,7 @@ from rulesdsl import ir
 from rulesdsl.codegen.plan.examples import ExamplesPlan
 from rulesdsl.printed.sheet_base import BuilderBase
 from rulesdsl.printed.sheet_view import UNITLESS
+from rulesdsl.semantics import sail
 from rulesdsl.semantics.effects import whole_map
 from rulesdsl.semantics.moves import roll_order
 from rulesdsl.semantics.tables import on_edges, roll_of
@@ -96,10 +97,9 @@ class PageModel(BuilderBase):
             f.tack is not None or f.wear is not None or f.refused or f.sail_by or f.speed_by
             for f in facings
         )
-        named = [n for f in facings for n, _ in (*f.strengths, *f.strength_speeds)]
-        if not facings or not (by_wind or named or self.rs.drifts):
+        strengths = list(sail.strengths(facings))
+        if not facings or not (by_wind or strengths or self.rs.drifts):
             return {}
-        strengths = list(dict.fromkeys(named))
         return {"wind": max(f.headings for f in facings)} | (
             {"strengths": strengths} if strengths else {}
         )

@@ -11,7 +11,7 @@ once-per-move bits) are taken from where they are defined, once, so no emitter w
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import get_args
 
@@ -336,10 +336,9 @@ def reads_strength(rule: FacingRule) -> bool:
     return bool(rule.strengths or rule.strength_speeds)
 
 
-def strengths(rules: Sequence[FacingRule]) -> tuple[str, ...]:
-    """The strengths of the wind the rules name (issue 40), in the order first named: those a
-    caller may give."""
-    return tuple(dict.fromkeys(n for f in rules for n, _ in (*f.strengths, *f.strength_speeds)))
+strengths = semantics_sail.strengths
+"""The strengths of the wind the rules name, in the order first named (one meaning:
+:func:`rulesdsl.semantics.sail.strengths`)."""
 
 
 def reads_wind(rule: FacingRule) -> bool:
