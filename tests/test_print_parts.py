@@ -121,5 +121,5 @@ def test_a_picture_is_not_drawn_under_its_least_size_nor_after_more_than_lines()
     floor = 40.0 + 2 + 116 * card_packing.LEAST_DRAWN
     assert len(card_packing.pack(base, [line, svg], floor + 0.01, 0.0, None)) == 1
     assert len(card_packing.pack(base, [line, svg], floor - 0.01, 0.0, None)) == 2
-    after = [card_packing.After("Example", 40.0), svg]
+    after = [card_packing.Line("Example", 40.0, after=True), svg]
     assert len(card_packing.pack(base, after, 150.0, 0.0, None)) == 2

@@ -24,15 +24,10 @@ def arcs(lw: Context, decl: s.ArcsDecl) -> ir.Arcs:
     spans: list[semantics_arcs.Span] = []
     for row in decl.arcs:
         name = row.item.name
-        if name.text in seen:
-            lw.err(
-                "E374",
-                f"arc '{name.text}' is listed twice in arcs '{decl.item.name.text}'",
-                name.pos,
-                "give each arc one row; a row may hold several spans (`60 to 120, 240 to 300`)",
-            )
+        twice = f"arc '{name.text}' is listed twice in arcs '{decl.item.name.text}'"
+        hint = "give each arc one row; a row may hold several spans (`60 to 120, 240 to 300`)"
+        if not lw.first(seen, name, "E374", twice, hint):
             continue
-        seen.add(name.text)
         for span in row.spans:
             degrees = semantics_arcs.span_degrees(unit, span.start, span.end)
             if degrees is None:

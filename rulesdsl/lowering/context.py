@@ -120,6 +120,15 @@ class Context:
         for extra in items[1:]:
             self.err(code, message, extra.name.pos, hint)
 
+    def first(self, seen: set[str], name: s.Name, code: str, message: str, hint: str) -> bool:
+        """Whether ``name`` is given here for the first time (it is then ``seen``); a second
+        time is ``code`` at it, and the first stays."""
+        if name.text in seen:
+            self.err(code, message, name.pos, hint)
+            return False
+        seen.add(name.text)
+        return True
+
     def warn(self, code: str, message: str, pos: s.Pos | None, hint: str | None = None) -> None:
         if self.cap.admits(code, pos):
             self.diags.append(warning(code, message, pos, hint))

@@ -81,16 +81,13 @@ def facings(
 def first_for_mode(lw: Context, decl: s.FacingDecl, seen: set[str]) -> bool:
     """Whether ``decl`` is the first facing rule of its unit type, on a grid or off it (a
     second is E288); the unit type is then ``seen``."""
-    if decl.mode.text in seen:
-        lw.err(
-            "E288",
-            f"'{decl.mode.text}' has a facing rule already",
-            decl.mode.pos,
-            "give each unit type one `facing` line; a house rule replaces its base's",
-        )
-        return False
-    seen.add(decl.mode.text)
-    return True
+    return lw.first(
+        seen,
+        decl.mode,
+        "E288",
+        f"'{decl.mode.text}' has a facing rule already",
+        "give each unit type one `facing` line; a house rule replaces its base's",
+    )
 
 
 def facing(

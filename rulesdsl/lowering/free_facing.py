@@ -13,6 +13,7 @@ from rulesdsl.diagnostics import did_you_mean
 from rulesdsl.frontends import syntax as s
 from rulesdsl.ir.records import dataclass
 from rulesdsl.lowering.context import Context, role_dimension
+from rulesdsl.lowering.facing import first_for_mode
 
 ON_GRID_ONLY = ("backward", "sideslip")
 """Grid moves a free facing has no use for: it reverses (``reverse at half speed``)."""
@@ -156,16 +157,6 @@ def free_facings(
     seen = {f.mode for f in facings}
     for decl in decls:
         rule = free_facing(lw, decl)
-        if rule is None:
-            continue
-        if rule.mode in seen:
-            lw.err(
-                "E288",
-                f"'{rule.mode}' has a facing rule already",
-                decl.mode.pos,
-                "give each unit type one `facing` line; a house rule replaces its base's",
-            )
-            continue
-        seen.add(rule.mode)
-        out.append(rule)
+        if rule is not None and first_for_mode(lw, decl, seen):
+            out.append(rule)
     return out

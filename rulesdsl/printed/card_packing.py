@@ -23,24 +23,23 @@ between rows)."""
 Card = Any
 """A :class:`rulesdsl.printed.cards.Card` (named loosely: that module imports this one)."""
 
-__all__ = ["LEAST_ROWS", "After", "Item", "Line", "Note", "Row", "Svg", "pack", "pack_even"]
+__all__ = ["LEAST_ROWS", "Item", "Line", "Note", "Row", "Svg", "pack", "pack_even"]
 
 
 @dataclass(frozen=True)
 class Line:
+    """A paragraph of the block's text and its height: one of the lines the block opens
+    with, or (``after``) one after its table (a block's opening lines move there when that
+    takes fewer cards)."""
+
     text: str
     height: float
+    after: bool = False
 
 
 @dataclass(frozen=True)
 class Svg:
     svg: str
-    height: float
-
-
-@dataclass(frozen=True)
-class After:
-    text: str
     height: float
 
 
@@ -60,9 +59,9 @@ class Row:
     """Each note's height (a part that must take the row may send its notes on)."""
 
 
-Item = Line | Svg | After | Note | Row
-"""One thing a card shows, with its height: a line, a picture, a line after the table, a
-note, or a row of the table (with the notes it brings)."""
+Item = Line | Svg | Note | Row
+"""One thing a card shows, with its height: a line (before the table or after it), a
+picture, a note, or a row of the table (with the notes it brings)."""
 
 
 def pack_even(
@@ -342,12 +341,10 @@ class _Packing:
             if isinstance(item, Row) and table is not None:
                 need = item.height + table[1]
         match item:
-            case Line(text=text):
-                self.current.lines.append(text)
+            case Line(text=text, after=after):
+                (self.current.after if after else self.current.lines).append(text)
             case Svg(svg=svg):
                 self.current.svg = svg
-            case After(text=text):
-                self.current.after.append(text)
             case Note():
                 self.placed.append(item)
             case Row():

@@ -37,7 +37,6 @@ from rulesdsl.printed.card_model import Deck as Deck
 from rulesdsl.printed.card_model import heads_fit, mostly_heads, number_parts, signs_only
 from rulesdsl.printed.card_packing import (
     LEAST_ROWS,
-    After,
     Item,
     Line,
     Note,
@@ -549,7 +548,7 @@ def _block_cards(
     if block.svg:
         items.append(Svg(block.svg, _svg_height(block.svg, room)))
     table = block.table if block.table is not None and not block.svg else None
-    after: list[Item] = [After(text, _para_height(text, room)) for text in block.after]
+    after: list[Item] = [Line(text, _para_height(text, room), after=True) for text in block.after]
     notes = dict(block.notes)
     if table is None:
         items += [Note((m, t), _note_height(m, t, room)) for m, t in block.notes]
@@ -570,7 +569,7 @@ def _block_cards(
     if len(cards) > 1 and cards[0].table is None and block.lines:
         # the lines before the table alone on a card: after its last row where that takes
         # fewer cards (BattleTech ru's base terrain opened with a card a third full)
-        lines = [After(line, _para_height(line, room)) for line in block.lines]
+        lines = [Line(line, _para_height(line, room), after=True) for line in block.lines]
         moved = replace(shape, items=[], after=lines + after)
         for last_notes in notes_last:
             trial = table_cards(moved, table, chunks, last_notes)

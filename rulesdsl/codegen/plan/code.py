@@ -67,13 +67,20 @@ holds, else the sum of its ``PerEvery`` terms raised to each ``AtLeast`` that ho
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
-    """A step function of one input (``param`` in ``param_unit``, at least ``minimum`` when
-    that is not None); ``rule``: its terms as the ruleset writes them."""
+class Function:
+    """A function of the module, a rule of the ruleset: its name, its label in the module's
+    language and the source it cites (the docstring's)."""
 
     name: str
     label: str
     source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Step(Function):
+    """A step function of one input (``param`` in ``param_unit``, at least ``minimum`` when
+    that is not None); ``rule``: its terms as the ruleset writes them."""
+
     rule: str
     param: str
     param_unit: str
@@ -272,10 +279,7 @@ class Row:
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
-    name: str
-    label: str
-    source: str
+class Decision(Function):
     params: tuple[Param, ...]
     rows: tuple[Row, ...]
     outcomes: tuple[Outcome, ...]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulesdsl import examples, ir
+from rulesdsl.codegen.plan.header import Identity, identity
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,17 +36,14 @@ class Vector:
 
 @dataclass(frozen=True, slots=True)
 class ExamplesPlan:
-    ruleset: str
-    version: str
-    digest: str
+    ruleset: Identity
+    """The ruleset the examples are of."""
     vectors: tuple[Vector, ...]
     """Every question of every example, in order."""
 
 
 def build(rs: ir.Ruleset) -> ExamplesPlan:
     return ExamplesPlan(
-        ruleset=rs.id,
-        version=rs.version,
-        digest=rs.digest,
+        ruleset=identity(rs),
         vectors=tuple(Vector(**v) for v in examples.vectors(rs)),
     )

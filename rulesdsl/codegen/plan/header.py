@@ -12,12 +12,18 @@ from rulesdsl.codegen.plan.info import book_title, label
 
 
 @dataclass(frozen=True, slots=True)
-class Ancestor:
-    """A ruleset the module's ruleset extends, as it was when it was built."""
+class Identity:
+    """A ruleset as it was when the module was built: the module's own (its worked examples
+    name it) or one it extends."""
 
     id: str
     version: str
     digest: str
+
+
+def identity(rs: ir.Ruleset | ir.Ancestor) -> Identity:
+    """The id, version and digest of a ruleset or of one it extends."""
+    return Identity(rs.id, rs.version, rs.digest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +62,7 @@ class HeaderPlan:
     digest: str
     languages: tuple[str, ...]
     """The ruleset's languages, the first the module's own."""
-    extends: tuple[Ancestor, ...]
+    extends: tuple[Identity, ...]
     title: str
     """The ruleset's label in its first language (else any, else its id)."""
     books: tuple[tuple[str, str], ...]
@@ -79,7 +85,7 @@ def build(rs: ir.Ruleset) -> HeaderPlan:
         version=rs.version,
         digest=rs.digest,
         languages=tuple(rs.languages),
-        extends=tuple(Ancestor(a.id, a.version, a.digest) for a in rs.extends),
+        extends=tuple(identity(a) for a in rs.extends),
         title=label(rs.info, rs.languages[0], rs.id),
         books=tuple((b.id, book_title(b)) for b in rs.books),
         remarks=tuple(

@@ -22,7 +22,7 @@ from typing import Any
 import jinja2
 
 from rulesdsl.codegen import plan as module_plan
-from rulesdsl.codegen.plan.header import Ancestor
+from rulesdsl.codegen.plan.header import Identity
 from rulesdsl.codegen.python import layout as python_layout
 from rulesdsl.codegen.python.data import data_context
 from rulesdsl.codegen.python.functions import code_context
@@ -105,7 +105,7 @@ def _item(value: Any, indent: int) -> str:
     return python_layout.layout(python_layout.tree(_plain(value)), indent, indent, 1)
 
 
-def _ancestors(ancestors: tuple[Ancestor, ...]) -> str:
+def _ancestors(ancestors: tuple[Identity, ...]) -> str:
     """``extends=(Ancestor(id, version, digest), ...)`` in RULESET (indented by 4)."""
     calls = tuple(_call_node("Ancestor", a.id, a.version, a.digest) for a in ancestors)
     node = python_layout.Group("(", calls, ")", one_tuple=len(calls) == 1, exploded=True)

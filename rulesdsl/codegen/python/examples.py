@@ -21,9 +21,9 @@ def vectors_document(plan: ExamplesPlan) -> dict[str, Any]:
     (see :class:`rulesdsl.codegen.plan.examples.Vector`)."""
     return {
         "format": FORMAT,
-        "ruleset": plan.ruleset,
-        "version": plan.version,
-        "digest": plan.digest,
+        "ruleset": plan.ruleset.id,
+        "version": plan.ruleset.version,
+        "digest": plan.ruleset.digest,
         "vectors": [  # `attribute` only where an example states one (issue 40)
             {k: x for k, x in dataclasses.asdict(v).items() if k != "attribute" or x}
             for v in plan.vectors
@@ -37,8 +37,8 @@ def vectors_json(plan: ExamplesPlan) -> str:
 
 def render_test(plan: ExamplesPlan) -> str:
     """The pytest file that replays ``<id>.examples.json`` against ``<id>.py``."""
-    imports = "\n".join(sorted([f"import {plan.ruleset} as module", "import pytest"]))
-    return _TEST.replace("IMPORTS", imports).replace("MODULE", plan.ruleset)
+    imports = "\n".join(sorted([f"import {plan.ruleset.id} as module", "import pytest"]))
+    return _TEST.replace("IMPORTS", imports).replace("MODULE", plan.ruleset.id)
 
 
 _TEST = '''"""Replays a ruleset's worked examples, written beside this file by rulesdsl, against
