@@ -67,18 +67,20 @@ def check(
     malformed name, language code or version. A bad name is reported once, where it is
     declared if it is (a mode's id, not each cell that refers to the mode)."""
     bad: dict[str, Slot] = {}
-    good: set[tuple[str, ir.Pattern, bool]] = set()  # a name is used many times: judged once
+    good: set[tuple[str, int, bool]] = set()  # a name is used many times: judged once
+    # (by the pattern's id: the patterns are the IR's constants, and a dataclass's hash is
+    # Python code that ran for every name of the ruleset)
 
     def judge(found: Found) -> None:  # each slot judged as the walk finds it, none kept
-        text, pattern, declares = found[:3]
-        if (text, pattern, declares) in good:
+        text, pattern, declares = found[0], found[1], found[2]
+        if (text, id(pattern), declares) in good:
             return
         if not _matches(pattern, text) or (declares and is_reserved(text, ruleset)):
             first = bad.get(text)
             if first is None or (declares and not first.declares):
                 bad[text] = Slot(*found)
         else:
-            good.add((text, pattern, declares))
+            good.add((text, id(pattern), declares))
 
     _walk(ruleset, judge)
     return [_diagnostic(slot, where) for slot in bad.values()]

@@ -18,8 +18,9 @@ from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.positions import Positions
 from rulesdsl.semantics import arith as semantics_arith
 
-MAX_MAGNITUDE = 1e9
-"""The largest number a ruleset may write (in absolute value)."""
+MAX_MAGNITUDE = walk.MAX_MAGNITUDE
+"""The largest number a ruleset may write (in absolute value; the walk marks the nodes that
+hold a larger one)."""
 MIN_DIVISOR = 1e-6
 """The smallest divisor: a rate `per`, a step's `per`, a grid cell size, a scale after `/`."""
 
@@ -27,7 +28,9 @@ MIN_DIVISOR = 1e-6
 def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     rates: list[tuple[ir.Rate, tuple[object, ...]]] = []
-    for node, owners in walk.nodes(rs) if nodes is None else nodes:
+    listed = walk.nodes(rs) if nodes is None else nodes
+    marks = listed.marked  # the nodes that may hold a number over the bound (walk.nodes)
+    for i, (node, owners) in enumerate(listed):
         if isinstance(node, ir.Rate):
             rates.append((node, owners))
         if isinstance(node, ir.Span) and node.high < node.low:
@@ -38,6 +41,8 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
                     where.of(*owners),
                 )
             )
+        if marks is not None and i not in marks:
+            continue
         for name, value in walk.numbers(node):
             if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
                 out.append(

@@ -20,7 +20,7 @@ ROWS = ("rows", "naturals")
 
 def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    for node, owners in walk.nodes(rs) if nodes is None else nodes:
+    for node, owners in walk.marked(walk.nodes(rs) if nodes is None else nodes):
         for name in walk.field_names(node):
             value = getattr(node, name)
             if name in ROWS and isinstance(value, tuple) and len(value) > MAX_TABLE_ROWS:

@@ -180,6 +180,9 @@ class BuilderBase:
     def _callback(self, plan: Plan) -> Callback:
         keep, spliced, expand_single = plan.keep, plan.spliced, plan.expand_single
         name = plan.method
+        # every child kept, none spliced (two reductions in three): the children themselves,
+        # a list the parser makes for this call alone, are the rule's (issue 44)
+        whole = [i for i, splice in keep if not splice] == list(range(len(plan.rule.expansion)))
 
         def reduce(children: list[Any]) -> Any:
             first = last = None
@@ -192,8 +195,8 @@ class BuilderBase:
                     if child.__class__ is not Built or child.line is not None:
                         last = child
                         break
-            raw: list[Any] = []
-            for i, splice in keep:
+            raw: list[Any] = children if whole else []
+            for i, splice in () if whole else keep:
                 if not splice:
                     raw.append(children[i])
                 elif raw:

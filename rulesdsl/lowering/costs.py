@@ -220,21 +220,20 @@ class CostLowering(ModifierLowering):
     def _map_states(self, fid: str) -> tuple[dict[str, ir.PlaceState], dict[str, float]]:
         """Each mode's place state and `along` cost for feature ``fid``, resolved like costs."""
         cell = self.raw_costs.get(fid)
-        if cell is None:
-            return {}, {}
         states: dict[str, ir.PlaceState] = {}
         along: dict[str, float] = {}
+        if cell is None or not (cell.states or cell.along):
+            return states, along  # nothing to resolve: most cells give neither (issue 44)
+        groups, order, unnamed = self.group_list, self.order_of(fid), self.unnamed
         for mode in self.modes:
-            state = semantics_routes.written_state(
-                cell, mode, self.group_list, self.order_of(fid), self.unnamed
-            )
-            if state is not None:
-                states[mode] = state
-            amount = semantics_routes.written_along(
-                cell, mode, self.group_list, self.order_of(fid), self.unnamed
-            )
-            if amount is not None:
-                along[mode] = amount
+            if cell.states:
+                state = semantics_routes.written_state(cell, mode, groups, order, unnamed)
+                if state is not None:
+                    states[mode] = state
+            if cell.along:
+                amount = semantics_routes.written_along(cell, mode, groups, order, unnamed)
+                if amount is not None:
+                    along[mode] = amount
         return states, along
 
     def _raw_for(self, fid: str, mode: str) -> ir.Value:

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import fields, is_dataclass, replace
 from functools import cache
+from operator import attrgetter
 from typing import Any, cast
 
 from rulesdsl import ir, spelling
@@ -103,12 +104,28 @@ def statements_digest(statements: Iterable[s.Statement]) -> str:
 
 def _as_list(node: Any) -> Any:
     """What :func:`_plain` makes of one node, its children left for the encoder."""
-    if isinstance(node, s.Pos):
-        return None
-    names = _meaning_fields(cast(Any, type(node)))
+    return _reader(cast(Any, type(node)))(node)
+
+
+@cache
+def _reader(cls: type) -> Callable[[Any], Any]:
+    """:func:`_as_list` for the nodes of one class, made once per class (issue 44: the digest
+    reads every node of a file): a class with no field left out while None reads its fields
+    with one ``attrgetter``."""
+    if issubclass(cls, s.Pos):
+        return lambda _node: None
+    names = _meaning_fields(cast(Any, cls))
     if names is None:  # as json.dumps of _plain's data would have said
-        raise TypeError(f"Object of type {type(node).__name__} is not JSON serializable")
-    return [type(node).__name__, *_meaning_values(node, names)]
+
+        def refuse(node: Any) -> Any:
+            raise TypeError(f"Object of type {type(node).__name__} is not JSON serializable")
+
+        return refuse
+    kind = cls.__name__
+    if any(omitted for _, omitted in names) or len(names) < 2:
+        return lambda node: [kind, *_meaning_values(node, names)]
+    values = attrgetter(*(name for name, _ in names))
+    return lambda node: [kind, *values(node)]
 
 
 @dataclass(frozen=True, slots=False)

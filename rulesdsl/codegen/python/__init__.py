@@ -30,7 +30,7 @@ from rulesdsl.codegen.python.header import header_context
 from rulesdsl.codegen.python.movement import movement_context
 from rulesdsl.codegen.python.sight import sight_context
 from rulesdsl.codegen.python.surface import surface_context
-from rulesdsl.codegen.python.values import _plain, doc, docstring, py
+from rulesdsl.codegen.python.values import doc, docstring, py
 
 # ---- the whole module -------------------------------------------------------------------------
 
@@ -65,7 +65,7 @@ def _rhs(value: Any, column: int) -> str:
     ``, written out in the template, where checks/reserved.py reads the name) takes
     ``column`` characters."""
     head = " " * column
-    return python_layout.statement(head, python_layout.tree(_plain(value)))[column:]
+    return python_layout.statement(head, python_layout.tree(value))[column:]
 
 
 def _parameters(name: str, params: list[str], returns: str) -> str:
@@ -76,14 +76,12 @@ def _parameters(name: str, params: list[str], returns: str) -> str:
 
 
 def _call_node(function: str, *args: Any) -> python_layout.Call:
-    return python_layout.Call(function, tuple(python_layout.tree(_plain(a)) for a in args))
+    return python_layout.Call(function, tuple(python_layout.tree(a) for a in args))
 
 
 def _entry(key: Any, value: Any, indent: int) -> str:
     """``key: value`` as an element of a dict laid out one entry a line at ``indent``."""
-    node = python_layout.dict_entry(
-        python_layout.tree(_plain(key)), python_layout.tree(_plain(value))
-    )
+    node = python_layout.dict_entry(python_layout.tree(key), python_layout.tree(value))
     return python_layout.layout(node, indent, indent, 1)
 
 
@@ -91,9 +89,7 @@ def _combinations(modifier: str, combinations: list[tuple[tuple[str, ...], Any]]
     """A modifier's ``when`` combinations, ``(frozenset(members), value)`` each, as an entry
     of ``_COMBINATIONS`` (indented by 4)."""
     pairs = tuple(
-        python_layout.Group(
-            "(", (_call_node("frozenset", members), python_layout.tree(_plain(value))), ")"
-        )
+        python_layout.Group("(", (_call_node("frozenset", members), python_layout.tree(value)), ")")
         for members, value in combinations
     )
     node = python_layout.Group("(", pairs, ")", one_tuple=len(pairs) == 1, exploded=True)
@@ -102,7 +98,7 @@ def _combinations(modifier: str, combinations: list[tuple[tuple[str, ...], Any]]
 
 def _item(value: Any, indent: int) -> str:
     """``value`` as an element of a collection laid out one element a line at ``indent``."""
-    return python_layout.layout(python_layout.tree(_plain(value)), indent, indent, 1)
+    return python_layout.layout(python_layout.tree(value), indent, indent, 1)
 
 
 def _ancestors(ancestors: tuple[Identity, ...]) -> str:

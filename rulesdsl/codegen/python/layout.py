@@ -27,16 +27,19 @@ when they do not fit on one, so no line of a module runs past WIDTH however deep
 
 
 # ---- the tree ---------------------------------------------------------------------------------
+# Slotted, not frozen: a frozen dataclass sets each field through object.__setattr__, which made
+# building the tree of a big module's data (a node per value) a third slower (issue 44). Nothing
+# changes a node once made; they stay hashable (``unsafe_hash``) and compare by value.
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Atom:
     """Source that is never split: a number, a name, a short call such as ``Dice(1, 6, 3)``."""
 
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Str:
     """A string: its pieces as source literals, and the whole text (to join them)."""
 
@@ -44,7 +47,7 @@ class Str:
     pieces: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Group:
     """A collection: ``open``, the elements, ``close``; ``one_tuple`` for ``(x,)``;
     ``exploded``: one element a line even where it would fit on one (a trailing comma after
@@ -57,7 +60,7 @@ class Group:
     exploded: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Call:
     """``function(arguments)``; ``exploded``: one argument a line, each with a trailing comma,
     when the call does not fit on its line (as written by hand, so the formatter keeps it),
@@ -68,7 +71,7 @@ class Call:
     exploded: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Entry:
     """``key: value`` in a dict, or ``key=value`` with ``sep="="`` in a call."""
 
@@ -130,12 +133,14 @@ def tree(value: Any) -> Node:
     if kind is str:
         return string(value)
     if kind is dict:
-        return Group("{", tuple(dict_entry(tree(k), tree(v)) for k, v in value.items()), "}")
-    if kind is tuple:
-        items = tuple(tree(v) for v in value)
-        return Group("(", items, ")", one_tuple=len(items) == 1)
+        return Group("{", tuple([dict_entry(tree(k), tree(v)) for k, v in value.items()]), "}")
+    if kind is tuple or kind is list:
+        items = tuple([tree(v) for v in value])
+        return Group("(", items, ")", len(items) == 1)
     if kind is int:
         return Atom(repr(value))
+    if kind is float:
+        return Atom(repr(int(value)) if value.is_integer() else repr(value))
     if isinstance(value, Atom | Str | Group | Call | Entry):
         return value
     if isinstance(value, str):

@@ -47,8 +47,10 @@ def _plain(value: Any) -> Any:
 def py(value: Any, column: int = 0, indent: int = 0, tail: int = 1) -> str:
     """A Python literal for plain data, laid out as ruff's formatter would: it starts at
     ``column`` of a line indented by ``indent`` and is followed by ``tail`` characters on its
-    last line (by default a comma)."""
-    return python_layout.layout(python_layout.tree(_plain(value)), indent, column, tail)
+    last line (by default a comma). :func:`rulesdsl.codegen.python.layout.tree` reads the
+    plain data itself (a float as :func:`tidy` writes it, a list as a tuple), so no plain copy
+    of the value is made first (issue 44: a big module's data was copied once more)."""
+    return python_layout.layout(python_layout.tree(value), indent, column, tail)
 
 
 def doc(text: str) -> str:
