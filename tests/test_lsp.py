@@ -1193,11 +1193,11 @@ def test_an_edit_during_a_compile_makes_its_result_stale(tmp_path: Path) -> None
         lsp.open(path, EMOJI_TEXT)  # E101 at `walkr`
         assert started.wait(20)
         lsp.change(path, EMOJI_TEXT.replace("walkr", "walker"), 2)
-        # the server reads the change while the compile runs on its own thread
-        msg_id = lsp.raw.request(
-            "textDocument/documentSymbol", {"textDocument": {"uri": uri(tmp_path / "none.terrain")}}
-        )
-        lsp.raw.until(lambda m: m.get("id") == msg_id)
+        # the server reads the change while the compile runs on its own thread: a request it
+        # answers in order without the compiler (a method it has not: an error at once) says
+        # the change was read; one that compiles (documentSymbol) would wait out the hold
+        msg_id = lsp.raw.request("rulesdsl/none", {})
+        assert "error" in lsp.raw.until(lambda m: m.get("id") == msg_id)[-1]
         release.set()
         assert lsp.diagnostics(path) == []  # the first published is version 2's
     finally:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from rulesdsl import ir
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.ir.serial import to_data
@@ -55,6 +56,10 @@ def _written_parts(path: Path) -> dict[str, Any]:
     """What a chart can say about a ruleset: its layers, features and tables, as IR data."""
     rs = Compiler().compile_file(path).ruleset
     assert rs is not None
+    return _parts(rs)
+
+
+def _parts(rs: ir.Ruleset) -> dict[str, Any]:
     data = to_data(rs)
     return {key: data[key] for key in ("layers", "features", "tables")}
 
@@ -550,9 +555,9 @@ def test_every_layer_and_table_exported_then_imported_changes_nothing(
 
     target = project / path.name
     before = target.read_bytes()
-    parts = _written_parts(target)
     rs = Compiler().compile_file(target).ruleset
     assert rs is not None
+    parts = _parts(rs)  # the same file's IR: compiled once for its names and its parts
     layers = {x.id for x in rs.layers}
     names = [n for n in table_names(rs) if n in layers or n in {t.id for t in rs.tables}]
     assert names

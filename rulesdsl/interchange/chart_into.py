@@ -204,7 +204,10 @@ def update_into(
         new_text = new_text.rstrip("\n") + _new_block(
             imported, name, new_rows, order, bool(inherited)
         )
-    recompiled = compiler.compile_text(new_text, str(target), target.parent)
+    if new_text == parsed.text:  # nothing edited: the file's own compile is the recompile
+        recompiled = old
+    else:
+        recompiled = compiler.compile_text(new_text, str(target), target.parent)
     added = [r.key_text for r in new_rows]
     if recompiled.ruleset is None or any(_blocks(d) for d in recompiled.diagnostics):
         return Update(None, [*diags, *found, *recompiled.diagnostics])
