@@ -126,7 +126,10 @@ def cases() -> list[tuple[str, str]]:
 
 
 def matrix(
-    kinds: Sequence[str], half: int, group: Callable[[str, str, str], Any] | None = None
+    kinds: Sequence[str],
+    half: int,
+    group: Callable[[str, str, str], Any] | None = None,
+    elsewhere: Callable[[str, str, str], bool] | None = None,
 ) -> list[Any]:
     """``(ruleset, language, kind)`` parameters for every case and each of ``kinds`` (papers
     or card sizes), every one but a sample marked ``layout_matrix``: those run only with
@@ -140,7 +143,9 @@ def matrix(
 
     The cover lays out every language in the first kind (A4, the poker deck: what ``rulesdsl
     build`` writes), each other kind in one language, taken in turn: the language of a case a
-    test reads the PDF of (``group`` gives it a mark: it is laid out anyway), if any."""
+    test reads the PDF of (``group`` gives it a mark: it is laid out anyway), if any; none
+    where ``elsewhere`` says a case of that kind is laid out and held to the same checks on
+    another paper (:func:`on_letter`: the deck read back on Letter, the same cards)."""
     params = []
     for n, name in enumerate(RULESETS):
         languages = ruleset(name).languages
@@ -154,8 +159,9 @@ def matrix(
         for lang in languages:
             for j, kind in enumerate(kinds):
                 read = [other for other in languages if grouped[other, kind] is not None]
+                moved = elsewhere is not None and any(elsewhere(name, o, kind) for o in languages)
                 turn = languages[(n + j) % len(languages)]
-                covered = j == 0 or lang in read or (not read and lang == turn)
+                covered = j == 0 or lang in read or (not read and not moved and lang == turn)
                 marks = matrix_marks(taken == half and (lang, kind) == sample, covered)
                 marks += (grouped[lang, kind],) if grouped[lang, kind] is not None else ()
                 params.append(pytest.param(name, lang, kind, marks=marks))
@@ -382,6 +388,15 @@ def read_back() -> tuple[tuple[str, str, str, str, str | None], ...]:
             mode = modes[i % len(modes)].id
             decks.append((name, languages[i % len(languages)], "poker", "a4", mode))
     return (*decks, *(deck for deck in READ_BACK_SAMPLE if deck not in decks))
+
+
+def on_letter(name: str, lang: str, size: str) -> bool:
+    """Whether the deck of ``size`` is read back on Letter (:func:`read_back`): it is laid
+    out on Letter for that, its cards the A4 deck's (a card's layout does not depend on the
+    paper it is imposed on), and tests/test_print_matrix.py holds it there to what
+    tests/test_cards.py holds the A4 decks to. The cover (:func:`matrix`) lays out no A4
+    deck of that ruleset and size beside it, where no A4 deck of them is read back."""
+    return (name, lang, size, "letter", None) in read_back()
 
 
 def _written(name: str, lang: str, size: str, mode: str | None, paper: str) -> bool:
