@@ -16,11 +16,13 @@ Laying out is the slow part of these tests (about a second a document), so:
   build (the compiler's code, the bundled rulesets, this file, WeasyPrint's version): the
   second worker that needs a document waits for the first and reads it, and a later run of
   unchanged code lays nothing out again (``pytest --cache-clear`` empties it);
-- a deck whose PDF a test reads back on A4 (the poker deck ``rulesdsl build`` writes, and the
+- a deck whose PDF a test reads back (the poker deck ``rulesdsl build`` writes, and the
   sizes and per-mode decks of :func:`read_back`) is rendered once (:func:`written_deck`) for
   the tests that read its layout and those that read its PDF; their tests share an xdist
   group (:func:`written_deck_group`), so that one worker runs them all (the suite runs with
-  ``--dist loadgroup``, pyproject.toml);
+  ``--dist loadgroup``, pyproject.toml). The PDF of the deck the build writes is the one
+  it wrote (``generated/cards/``, :func:`_built_deck`): only laid out here, not written
+  again;
 - the full matrix, every bundled ruleset in every language, paper, card size and mode, is run
   with ``pytest --layout-matrix-full`` (dev/README.md); ``pytest --layout-matrix`` (CI,
   README's command) lays out a cover of it (:func:`matrix`, :func:`mode_cover`): every
@@ -55,10 +57,20 @@ from rulesdsl.gc_pause import gc_paused
 from rulesdsl.printed import font_subset, pdf
 from rulesdsl.printed.card_room import LINE
 from rulesdsl.printed.card_room import MM as PT_PER_MM
-from rulesdsl.printed.cards import CARD_SIZES, Refit, build_deck, render_deck, render_deck_html
+from rulesdsl.printed.cards import (
+    CARD_SIZES,
+    DEFAULT_PAPER,
+    DEFAULT_SIZE,
+    Deck,
+    Refit,
+    build_deck,
+    render_deck,
+    render_deck_html,
+)
 from rulesdsl.printed.loss import PX_PER_MM, Loss, check_layout, page_fills
-from rulesdsl.printed.pdf import Rendered, layout_losses
+from rulesdsl.printed.pdf import Rendered, layout_losses, rendered_from
 from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.printed.sheet_view import Sheet
 from rulesdsl.printed.sheets import Narrow, render_html, render_sheet
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,6 +130,26 @@ def ruleset(name: str) -> ir.Ruleset:
     compiled = _compiler().compile_file(ROOT / "rulesets" / f"{name}.terrain")
     assert compiled.ruleset is not None, name
     return compiled.ruleset
+
+
+@cache
+def deck(name: str, lang: str, size: str = "poker", mode: str | None = None) -> Deck:
+    """:func:`build_deck` of a bundled ruleset, built once a process for the tests that read
+    it (tests/test_print_economy.py, test_print_fit.py, test_print_parts.py,
+    test_deck_bound.py, which only read it: rendering it changes nothing in it, and the
+    layout of the deck ``rulesdsl build`` writes, :func:`_built_deck`), from one sheet for
+    every size (:func:`sheet`). They share the xdist group
+    :func:`~tests.print_economy.deck_group`, so one worker builds each deck once for all of
+    them."""
+    return build_deck(ruleset(name), lang, size, mode, sheet=sheet(name, lang, mode))
+
+
+@cache
+def sheet(name: str, lang: str, mode: str | None = None) -> Sheet:
+    """The sheet the decks of :func:`deck` are cut from, as ``rulesdsl build`` gives one
+    sheet to the sheets and every deck (cutting a deck leaves it as built:
+    tests/test_build_shared_sheets.py)."""
+    return build_sheet(ruleset(name), lang, mode)
 
 
 def cases() -> list[tuple[str, str]]:
@@ -438,17 +470,47 @@ def written_deck(
     name: str, lang: str, size: str = "poker", mode: str | None = None, paper: str = "a4"
 ) -> Written:
     """:func:`render_deck` of the deck (by default the poker deck on A4 that ``rulesdsl
-    build`` writes), laid out (and refitted) once for both the tests that read its layout and
-    those that read its PDF: the document is the one ``render_pdf`` hands WeasyPrint's
-    finisher as it writes the PDF."""
-    return stored(
-        f"written-deck-{name}-{lang}-{size}-{mode}-{paper}",
-        lambda: _written_deck(name, lang, size, mode, paper),
-    )
+    build`` writes: the file it wrote, :func:`_built_deck`), laid out (and refitted) once for
+    both the tests that read its layout and those that read its PDF: the document is the one
+    ``render_pdf`` hands WeasyPrint's finisher as it writes the PDF."""
+    key = f"written-deck-{name}-{lang}-{size}-{mode}-{paper}"
+    if (size, mode, paper) == (DEFAULT_SIZE, None, DEFAULT_PAPER):
+        path = _built_path(name, lang)  # its bytes are kept: stored by them too
+        key += f"-{hashlib.sha256(path.read_bytes()).hexdigest()[:12]}" if path.is_file() else ""
+    return stored(key, lambda: _written_deck(name, lang, size, mode, paper))
+
+
+def _built_path(name: str, lang: str) -> Path:
+    """The deck ``rulesdsl build`` writes of ``name`` in ``lang``."""
+    return ROOT / "generated" / "cards" / f"{name}.{lang}.pdf"
 
 
 def _written_deck(name: str, lang: str, size: str, mode: str | None, paper: str) -> Written:
+    if (size, mode, paper) == (DEFAULT_SIZE, None, DEFAULT_PAPER):
+        built = _built_deck(name, lang)
+        if built is not None:
+            return built
     return _capture(lambda: render_deck(ruleset(name), lang, size, mode, paper), cards=True)
+
+
+def _built_deck(name: str, lang: str) -> Written | None:
+    """The deck ``rulesdsl build`` wrote, ``generated/cards/<name>.<lang>.pdf``, where it is
+    :func:`render_deck`'s rendering of the deck as it is now (its identifier is the deck's
+    HTML's: :func:`~rulesdsl.printed.pdf.rendered_from`, the test by which the build keeps
+    it, and by which ``rulesdsl build --check`` finds it current): laid out (and refitted)
+    here as :func:`render_deck` lays it out, its PDF not written a second time (about a
+    second of CPU for BattleTech's Russian deck). None where the file is not that rendering
+    (a deck changed and not built again): :func:`render_deck` writes it then."""
+    path = _built_path(name, lang)
+    model = deck(name, lang)  # as the build cuts it, from the sheet it shares
+    html = render_deck_html(model, DEFAULT_PAPER)
+    pdf = path.read_bytes() if path.is_file() else b""
+    if not rendered_from(pdf, html):
+        return None
+    refit = Refit(ruleset(name), lang, DEFAULT_SIZE, None, DEFAULT_PAPER, sheet=model.sheet)
+    with gc_paused(), _counted() as layouts, _stored_subsets():
+        document, losses = layout_losses(html, refit=refit)
+        return Written(Rendered.of(pdf, losses), _read(document, losses, True, layouts))
 
 
 @cache

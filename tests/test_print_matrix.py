@@ -39,7 +39,7 @@ from rulesdsl.printed.cards import (
     render_deck_html,
 )
 from tests import pdf_layout, test_cards
-from tests.pdf_glyphs import PT_PER_MM
+from tests.pdf_glyphs import PT_PER_MM, read_pdf
 from tests.print_economy import HALF, LEAST_PT, MEDIAN_PT
 from tests.test_cards import DECKS, SIZES, _per_mode_cases
 from tests.test_print_done_when import SMALL, _decks
@@ -169,7 +169,7 @@ def test_every_page_of_a_deck_in_every_size_and_paper_states_its_trim_on_its_cut
     decks): every page the paper's size, its TrimBox the grid its cuts enclose, its BleedBox
     the same (no bleed asked), and every font embedded."""
     pdf = pdf_layout.written_deck(name, lang, size, mode, paper).pdf
-    reader = pypdf.PdfReader(io.BytesIO(bytes(pdf)))
+    reader = read_pdf(bytes(pdf))  # as tests/test_print_done_when.py read it
     impose = imposition(CARD_SIZES[size], paper)
     left, top, right, bottom = impose.trim()
     height = impose.page_height
