@@ -553,6 +553,17 @@ def written_deck_group(
     return pytest.mark.xdist_group(f"written-deck-{name}-{lang}-{size}-{mode}-{paper}")
 
 
+def committed_group(path: str) -> Any:
+    """The xdist group of the tests that read ``generated/<path>``, a PDF ``rulesdsl build``
+    wrote: a deck's is its written deck's (:func:`written_deck_group`), a sheet's its own;
+    one worker reads the file once for all of them (:func:`tests.pdf_glyphs.read_pdf`)."""
+    folder, file = path.split("/")
+    name, lang, _ = file.split(".")
+    if folder == "cards":
+        return written_deck_group(name, lang)
+    return pytest.mark.xdist_group(f"committed-{path}")
+
+
 def sheet_group(name: str, lang: str, paper: str) -> Any:
     """The xdist group of the tests that read :func:`sheet_layout` of ``name`` on A4 (None
     for another paper): one worker lays each sheet out for all of them."""

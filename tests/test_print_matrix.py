@@ -394,12 +394,16 @@ def _written_pdfs() -> list[Any]:
     run, the rest with ``--layout-matrix``."""
     return [
         pytest.param(
-            f"{kind}/{name}.{lang}.pdf",
-            marks=() if name == "heavy_gear" else pytest.mark.layout_matrix,
+            path,
+            marks=(
+                pdf_layout.committed_group(path),  # read once with tests/test_print_preflight.py
+                *(() if name == "heavy_gear" else (pytest.mark.layout_matrix,)),
+            ),
         )
         for name in pdf_layout.RULESETS
         for lang in pdf_layout.ruleset(name).languages[:1]
         for kind in ("sheets", "cards")
+        for path in [f"{kind}/{name}.{lang}.pdf"]
     ]
 
 
@@ -409,7 +413,7 @@ def test_a_written_pdf_paints_in_greys_only(path: str) -> None:
     checks the boxes and fonts): every colour a page paints is a grey (red, green and blue
     equal), so a black-and-white printer or a press's conversion to black ink shows what the
     screen shows; no colour is an RGB-only surprise."""
-    reader = pypdf.PdfReader(pdf_layout.ROOT / "generated" / path)
+    reader = read_pdf((pdf_layout.ROOT / "generated" / path).read_bytes())
     colours = set()
     for page in reader.pages:
         for match in _COLOUR.finditer(page.get_contents().get_data()):

@@ -32,22 +32,18 @@ GENERATED = Path(__file__).resolve().parent.parent / "generated"
 WRITTEN = sorted(p.relative_to(GENERATED).as_posix() for p in GENERATED.rglob("*.pdf"))
 
 
-def _group(name: str) -> Any:
-    """A committed deck's xdist group: its written deck's (:func:`pdf_layout.written_deck_group`,
-    tests/test_print_loss.py reads the same file back, tests/test_print_economy.py its glyphs
-    too), so that one worker reads each deck (pypdf: :func:`_read`; its glyphs: :func:`_glyphs`)
-    once for all the tests that check it."""
-    ruleset, lang = name.removeprefix("cards/").removesuffix(".pdf").split(".")
-    return pdf_layout.written_deck_group(ruleset, lang)
-
-
-DECKS = [pytest.param(name, marks=_group(name)) for name in WRITTEN if name.startswith("cards/")]
-"""The committed decks, each in its group (:func:`_group`)."""
-PDFS = [
-    pytest.param(name, marks=_group(name)) if name.startswith("cards/") else name
+DECKS = [
+    pytest.param(name, marks=pdf_layout.committed_group(name))
     for name in WRITTEN
+    if name.startswith("cards/")
 ]
-"""Every committed PDF, the decks in their group (:data:`DECKS`)."""
+"""The committed decks, each in the xdist group of the tests that read it (its written deck's,
+:func:`pdf_layout.committed_group`: tests/test_print_loss.py reads the same file back,
+tests/test_print_economy.py its glyphs too), so that one worker reads each deck (pypdf:
+:func:`_read`; its glyphs: :func:`_glyphs`) once for all of them."""
+PDFS = [pytest.param(name, marks=pdf_layout.committed_group(name)) for name in WRITTEN]
+"""Every committed PDF, each in its group (a sheet's: tests/test_print_matrix.py reads it
+too)."""
 BLEED = 3.0
 BOXES = ("/MediaBox", "/BleedBox", "/TrimBox")
 
