@@ -306,16 +306,19 @@ def _layout(html: str, cards: bool, refit: Refit | Narrow | None = None) -> Layo
 
 
 def _read(document: Any, losses: Sequence[Loss], cards: bool, layouts: list[float]) -> Layout:
+    placed = [list(texts(page)) for page in document.pages]  # walked once for all the readings
     return Layout(
         pages=len(document.pages),
         lost=tuple(loss.describe() for loss in losses),
-        heading_only=tuple(heading_only_cards(document) if cards else heading_only_pages(document)),
+        heading_only=tuple(
+            heading_only_cards(document, placed) if cards else heading_only_pages(document, placed)
+        ),
         fills=tuple(page_fills(document)),
         layouts=len(layouts),
         seconds=sum(layouts),
-        type=type_sizes([t for page in document.pages for t in texts(page)]),
-        faces=tuple(card_faces(document)) if cards else (),
-        examples=0 if cards else examples_page(document),
+        type=type_sizes([t for page in placed for t in page]),
+        faces=tuple(card_faces(document, placed)) if cards else (),
+        examples=0 if cards else examples_page(document, placed),
         charts=tuple(chart_types(document)),
     )
 
@@ -646,21 +649,36 @@ def lost_text(document: Any) -> list[str]:
     return [loss.describe() for loss in check_layout(document)]
 
 
-def heading_only_pages(document: Any) -> list[int]:
-    """Pages whose only text (besides the running footer) is headings."""
+def _placed(document: Any, placed: Sequence[Sequence[Placed]] | None) -> Iterator[Iterable[Placed]]:
+    """Each page's :func:`texts`, or ``placed``: the pages' texts where already read."""
+    if placed is not None:
+        yield from placed
+        return
+    for page in document.pages:
+        yield texts(page)
+
+
+def heading_only_pages(
+    document: Any, placed: Sequence[Sequence[Placed]] | None = None
+) -> list[int]:
+    """Pages whose only text (besides the running footer) is headings (``placed``: as
+    :func:`_placed`)."""
     pages = []
-    for number, page in enumerate(document.pages, start=1):
-        body = [t for t in texts(page) if not t.margin and not HEADINGS & set(t.tags)]
+    for number, page in enumerate(_placed(document, placed), start=1):
+        body = [t for t in page if not t.margin and not HEADINGS & set(t.tags)]
         if not body:
             pages.append(number)
     return pages
 
 
-def heading_only_cards(document: Any) -> list[str]:
-    """Card fronts that show a title but nothing in their body."""
+def heading_only_cards(
+    document: Any, placed: Sequence[Sequence[Placed]] | None = None
+) -> list[str]:
+    """Card fronts that show a title but nothing in their body (``placed``: as
+    :func:`_placed`)."""
     body: dict[str, int] = {}
-    for page in document.pages:
-        for t in texts(page):
+    for page in _placed(document, placed):
+        for t in page:
             if t.card is not None and "front" in t.classes:
                 key = t.card.element.get("id")
                 body[key] = body.get(key, 0) + ("body" in t.classes)
@@ -684,11 +702,11 @@ def type_sizes(placed: Sequence[Placed]) -> tuple[float, float]:
     return (round(sizes[len(sizes) // 2], 2), round(sizes[0], 2)) if sizes else (0.0, 0.0)
 
 
-def card_faces(document: Any) -> list[Face]:
-    """Every card front of a laid-out deck, in order."""
+def card_faces(document: Any, placed: Sequence[Sequence[Placed]] | None = None) -> list[Face]:
+    """Every card front of a laid-out deck, in order (``placed``: as :func:`_placed`)."""
     fronts: dict[str, list[Placed]] = {}
-    for page in document.pages:
-        for t in texts(page):
+    for page in _placed(document, placed):
+        for t in page:
             if t.card is not None and "front" in t.classes:
                 fronts.setdefault(t.card.element.get("id"), []).append(t)
     return [_face(int(key.split("-")[1]), placed) for key, placed in fronts.items()]
@@ -762,9 +780,10 @@ def chart_types(document: Any) -> Iterator[float]:
         yield from walk(page._page_box)
 
 
-def examples_page(document: Any) -> int:
-    """The page (from 1) a sheet's worked examples open (``section.topic-examples``), or 0."""
-    for number, page in enumerate(document.pages, start=1):
-        if any("topic-examples" in t.classes for t in texts(page)):
+def examples_page(document: Any, placed: Sequence[Sequence[Placed]] | None = None) -> int:
+    """The page (from 1) a sheet's worked examples open (``section.topic-examples``), or 0
+    (``placed``: as :func:`_placed`)."""
+    for number, page in enumerate(_placed(document, placed), start=1):
+        if any("topic-examples" in t.classes for t in page):
             return number
     return 0
