@@ -6,8 +6,11 @@ and sheets (tests/test_print_loss.py, test_print_done_when.py, test_print_prefli
 from __future__ import annotations
 
 import ctypes
+import io
 import math
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 import pypdfium2
 import pypdfium2.raw as pdfium_c
@@ -31,6 +34,27 @@ def glyphs(pdf: bytes, loose: bool = True) -> list[list[Glyph]]:
     """Each page's printed characters (no spaces or line breaks), in reading order; their
     boxes the font's whole height (``loose``) or the ink's."""
     return read_glyphs(pdf, (loose,))[0]
+
+
+@lru_cache(maxsize=1)
+def both_glyphs(pdf: bytes) -> tuple[list[list[Glyph]], ...]:
+    """:func:`read_glyphs` of ``pdf`` with the ink's boxes and the font's whole height's, in
+    that order, kept for the next check that reads the same PDF: the checks of a deck
+    ``rulesdsl build`` writes (tests/test_print_loss.py, test_print_preflight.py,
+    test_print_economy.py) share its xdist group (:func:`tests.pdf_layout.written_deck_group`),
+    so they run one after the other on one worker and its glyphs are read once. Read only:
+    the lists are shared."""
+    return read_glyphs(pdf, (False, True))
+
+
+@lru_cache(maxsize=1)
+def read_pdf(pdf: bytes) -> Any:
+    """pypdf's reader of ``pdf``, kept for the next check that reads the same PDF (as
+    :func:`both_glyphs`): pypdf's first reading of the pages parses every object, about a
+    quarter of a second of CPU a deck. Read only."""
+    import pypdf
+
+    return pypdf.PdfReader(io.BytesIO(pdf))
 
 
 def read_glyphs(pdf: bytes, looseness: tuple[bool, ...]) -> tuple[list[list[Glyph]], ...]:
@@ -72,11 +96,14 @@ def _page_glyphs(page: pypdfium2.PdfPage, looseness: tuple[bool, ...]) -> list[l
     return found
 
 
-def word_boxes(pdf: bytes) -> list[list[tuple[str, float, float, float, float]]]:
+def word_boxes(
+    pdf: bytes, read: list[list[Glyph]] | None = None
+) -> list[list[tuple[str, float, float, float, float]]]:
     """Each page's words with their boxes (x0, y0, x1, y1) in millimetres: runs of glyphs on
-    one line with no space between them."""
+    one line with no space between them (``read``: the PDF's :func:`glyphs`, where already
+    read)."""
     pages = []
-    for page in glyphs(pdf):
+    for page in glyphs(pdf) if read is None else read:
         words: list[tuple[str, float, float, float, float]] = []
         for g in page:
             if words:

@@ -16,11 +16,13 @@ Laying out is the slow part of these tests (about a second a document), so:
   build (the compiler's code, the bundled rulesets, this file, WeasyPrint's version): the
   second worker that needs a document waits for the first and reads it, and a later run of
   unchanged code lays nothing out again (``pytest --cache-clear`` empties it);
-- a deck whose PDF a test reads back on A4 (the poker deck ``rulesdsl build`` writes, and the
+- a deck whose PDF a test reads back (the poker deck ``rulesdsl build`` writes, and the
   sizes and per-mode decks of :func:`read_back`) is rendered once (:func:`written_deck`) for
   the tests that read its layout and those that read its PDF; their tests share an xdist
   group (:func:`written_deck_group`), so that one worker runs them all (the suite runs with
-  ``--dist loadgroup``, pyproject.toml);
+  ``--dist loadgroup``, pyproject.toml). The PDF of the deck the build writes is the one
+  it wrote (``generated/cards/``, :func:`_built_deck`): only laid out here, not written
+  again;
 - the full matrix, every bundled ruleset in every language, paper, card size and mode, is run
   with ``pytest --layout-matrix-full`` (dev/README.md); ``pytest --layout-matrix`` (CI,
   README's command) lays out a cover of it (:func:`matrix`, :func:`mode_cover`): every
@@ -55,10 +57,20 @@ from rulesdsl.gc_pause import gc_paused
 from rulesdsl.printed import font_subset, pdf
 from rulesdsl.printed.card_room import LINE
 from rulesdsl.printed.card_room import MM as PT_PER_MM
-from rulesdsl.printed.cards import CARD_SIZES, Refit, build_deck, render_deck, render_deck_html
+from rulesdsl.printed.cards import (
+    CARD_SIZES,
+    DEFAULT_PAPER,
+    DEFAULT_SIZE,
+    Deck,
+    Refit,
+    build_deck,
+    render_deck,
+    render_deck_html,
+)
 from rulesdsl.printed.loss import PX_PER_MM, Loss, check_layout, page_fills
-from rulesdsl.printed.pdf import Rendered, layout_losses
+from rulesdsl.printed.pdf import Rendered, layout_losses, rendered_from
 from rulesdsl.printed.sheet_model import build_sheet
+from rulesdsl.printed.sheet_view import Sheet
 from rulesdsl.printed.sheets import Narrow, render_html, render_sheet
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,13 +132,36 @@ def ruleset(name: str) -> ir.Ruleset:
     return compiled.ruleset
 
 
+@cache
+def deck(name: str, lang: str, size: str = "poker", mode: str | None = None) -> Deck:
+    """:func:`build_deck` of a bundled ruleset, built once a process for the tests that read
+    it (tests/test_print_economy.py, test_print_fit.py, test_print_parts.py,
+    test_deck_bound.py, which only read it: rendering it changes nothing in it, and the
+    layout of the deck ``rulesdsl build`` writes, :func:`_built_deck`), from one sheet for
+    every size (:func:`sheet`). They share the xdist group
+    :func:`~tests.print_economy.deck_group`, so one worker builds each deck once for all of
+    them."""
+    return build_deck(ruleset(name), lang, size, mode, sheet=sheet(name, lang, mode))
+
+
+@cache
+def sheet(name: str, lang: str, mode: str | None = None) -> Sheet:
+    """The sheet the decks of :func:`deck` are cut from, as ``rulesdsl build`` gives one
+    sheet to the sheets and every deck (cutting a deck leaves it as built:
+    tests/test_build_shared_sheets.py)."""
+    return build_sheet(ruleset(name), lang, mode)
+
+
 def cases() -> list[tuple[str, str]]:
     """(ruleset, language) for every bundled ruleset and each of its languages."""
     return [(name, lang) for name in RULESETS for lang in ruleset(name).languages]
 
 
 def matrix(
-    kinds: Sequence[str], half: int, group: Callable[[str, str, str], Any] | None = None
+    kinds: Sequence[str],
+    half: int,
+    group: Callable[[str, str, str], Any] | None = None,
+    elsewhere: Callable[[str, str, str], bool] | None = None,
 ) -> list[Any]:
     """``(ruleset, language, kind)`` parameters for every case and each of ``kinds`` (papers
     or card sizes), every one but a sample marked ``layout_matrix``: those run only with
@@ -140,7 +175,9 @@ def matrix(
 
     The cover lays out every language in the first kind (A4, the poker deck: what ``rulesdsl
     build`` writes), each other kind in one language, taken in turn: the language of a case a
-    test reads the PDF of (``group`` gives it a mark: it is laid out anyway), if any."""
+    test reads the PDF of (``group`` gives it a mark: it is laid out anyway), if any; none
+    where ``elsewhere`` says a case of that kind is laid out and held to the same checks on
+    another paper (:func:`on_letter`: the deck read back on Letter, the same cards)."""
     params = []
     for n, name in enumerate(RULESETS):
         languages = ruleset(name).languages
@@ -154,8 +191,9 @@ def matrix(
         for lang in languages:
             for j, kind in enumerate(kinds):
                 read = [other for other in languages if grouped[other, kind] is not None]
+                moved = elsewhere is not None and any(elsewhere(name, o, kind) for o in languages)
                 turn = languages[(n + j) % len(languages)]
-                covered = j == 0 or lang in read or (not read and lang == turn)
+                covered = j == 0 or lang in read or (not read and not moved and lang == turn)
                 marks = matrix_marks(taken == half and (lang, kind) == sample, covered)
                 marks += (grouped[lang, kind],) if grouped[lang, kind] is not None else ()
                 params.append(pytest.param(name, lang, kind, marks=marks))
@@ -268,16 +306,19 @@ def _layout(html: str, cards: bool, refit: Refit | Narrow | None = None) -> Layo
 
 
 def _read(document: Any, losses: Sequence[Loss], cards: bool, layouts: list[float]) -> Layout:
+    placed = [list(texts(page)) for page in document.pages]  # walked once for all the readings
     return Layout(
         pages=len(document.pages),
         lost=tuple(loss.describe() for loss in losses),
-        heading_only=tuple(heading_only_cards(document) if cards else heading_only_pages(document)),
+        heading_only=tuple(
+            heading_only_cards(document, placed) if cards else heading_only_pages(document, placed)
+        ),
         fills=tuple(page_fills(document)),
         layouts=len(layouts),
         seconds=sum(layouts),
-        type=type_sizes([t for page in document.pages for t in texts(page)]),
-        faces=tuple(card_faces(document)) if cards else (),
-        examples=0 if cards else examples_page(document),
+        type=type_sizes([t for page in placed for t in page]),
+        faces=tuple(card_faces(document, placed)) if cards else (),
+        examples=0 if cards else examples_page(document, placed),
         charts=tuple(chart_types(document)),
     )
 
@@ -384,6 +425,15 @@ def read_back() -> tuple[tuple[str, str, str, str, str | None], ...]:
     return (*decks, *(deck for deck in READ_BACK_SAMPLE if deck not in decks))
 
 
+def on_letter(name: str, lang: str, size: str) -> bool:
+    """Whether the deck of ``size`` is read back on Letter (:func:`read_back`): it is laid
+    out on Letter for that, its cards the A4 deck's (a card's layout does not depend on the
+    paper it is imposed on), and tests/test_print_matrix.py holds it there to what
+    tests/test_cards.py holds the A4 decks to. The cover (:func:`matrix`) lays out no A4
+    deck of that ruleset and size beside it, where no A4 deck of them is read back."""
+    return (name, lang, size, "letter", None) in read_back()
+
+
 def _written(name: str, lang: str, size: str, mode: str | None, paper: str) -> bool:
     """Whether the deck's PDF is read by a test: the poker deck `rulesdsl build` writes, or
     one of :func:`read_back`."""
@@ -423,17 +473,47 @@ def written_deck(
     name: str, lang: str, size: str = "poker", mode: str | None = None, paper: str = "a4"
 ) -> Written:
     """:func:`render_deck` of the deck (by default the poker deck on A4 that ``rulesdsl
-    build`` writes), laid out (and refitted) once for both the tests that read its layout and
-    those that read its PDF: the document is the one ``render_pdf`` hands WeasyPrint's
-    finisher as it writes the PDF."""
-    return stored(
-        f"written-deck-{name}-{lang}-{size}-{mode}-{paper}",
-        lambda: _written_deck(name, lang, size, mode, paper),
-    )
+    build`` writes: the file it wrote, :func:`_built_deck`), laid out (and refitted) once for
+    both the tests that read its layout and those that read its PDF: the document is the one
+    ``render_pdf`` hands WeasyPrint's finisher as it writes the PDF."""
+    key = f"written-deck-{name}-{lang}-{size}-{mode}-{paper}"
+    if (size, mode, paper) == (DEFAULT_SIZE, None, DEFAULT_PAPER):
+        path = _built_path(name, lang)  # its bytes are kept: stored by them too
+        key += f"-{hashlib.sha256(path.read_bytes()).hexdigest()[:12]}" if path.is_file() else ""
+    return stored(key, lambda: _written_deck(name, lang, size, mode, paper))
+
+
+def _built_path(name: str, lang: str) -> Path:
+    """The deck ``rulesdsl build`` writes of ``name`` in ``lang``."""
+    return ROOT / "generated" / "cards" / f"{name}.{lang}.pdf"
 
 
 def _written_deck(name: str, lang: str, size: str, mode: str | None, paper: str) -> Written:
+    if (size, mode, paper) == (DEFAULT_SIZE, None, DEFAULT_PAPER):
+        built = _built_deck(name, lang)
+        if built is not None:
+            return built
     return _capture(lambda: render_deck(ruleset(name), lang, size, mode, paper), cards=True)
+
+
+def _built_deck(name: str, lang: str) -> Written | None:
+    """The deck ``rulesdsl build`` wrote, ``generated/cards/<name>.<lang>.pdf``, where it is
+    :func:`render_deck`'s rendering of the deck as it is now (its identifier is the deck's
+    HTML's: :func:`~rulesdsl.printed.pdf.rendered_from`, the test by which the build keeps
+    it, and by which ``rulesdsl build --check`` finds it current): laid out (and refitted)
+    here as :func:`render_deck` lays it out, its PDF not written a second time (about a
+    second of CPU for BattleTech's Russian deck). None where the file is not that rendering
+    (a deck changed and not built again): :func:`render_deck` writes it then."""
+    path = _built_path(name, lang)
+    model = deck(name, lang)  # as the build cuts it, from the sheet it shares
+    html = render_deck_html(model, DEFAULT_PAPER)
+    pdf = path.read_bytes() if path.is_file() else b""
+    if not rendered_from(pdf, html):
+        return None
+    refit = Refit(ruleset(name), lang, DEFAULT_SIZE, None, DEFAULT_PAPER, sheet=model.sheet)
+    with gc_paused(), _counted() as layouts, _stored_subsets():
+        document, losses = layout_losses(html, refit=refit)
+        return Written(Rendered.of(pdf, losses), _read(document, losses, True, layouts))
 
 
 @cache
@@ -474,6 +554,17 @@ def written_deck_group(
     if not _written(name, lang, size, mode, paper):
         return None
     return pytest.mark.xdist_group(f"written-deck-{name}-{lang}-{size}-{mode}-{paper}")
+
+
+def committed_group(path: str) -> Any:
+    """The xdist group of the tests that read ``generated/<path>``, a PDF ``rulesdsl build``
+    wrote: a deck's is its written deck's (:func:`written_deck_group`), a sheet's its own;
+    one worker reads the file once for all of them (:func:`tests.pdf_glyphs.read_pdf`)."""
+    folder, file = path.split("/")
+    name, lang, _ = file.split(".")
+    if folder == "cards":
+        return written_deck_group(name, lang)
+    return pytest.mark.xdist_group(f"committed-{path}")
 
 
 def sheet_group(name: str, lang: str, paper: str) -> Any:
@@ -558,21 +649,36 @@ def lost_text(document: Any) -> list[str]:
     return [loss.describe() for loss in check_layout(document)]
 
 
-def heading_only_pages(document: Any) -> list[int]:
-    """Pages whose only text (besides the running footer) is headings."""
+def _placed(document: Any, placed: Sequence[Sequence[Placed]] | None) -> Iterator[Iterable[Placed]]:
+    """Each page's :func:`texts`, or ``placed``: the pages' texts where already read."""
+    if placed is not None:
+        yield from placed
+        return
+    for page in document.pages:
+        yield texts(page)
+
+
+def heading_only_pages(
+    document: Any, placed: Sequence[Sequence[Placed]] | None = None
+) -> list[int]:
+    """Pages whose only text (besides the running footer) is headings (``placed``: as
+    :func:`_placed`)."""
     pages = []
-    for number, page in enumerate(document.pages, start=1):
-        body = [t for t in texts(page) if not t.margin and not HEADINGS & set(t.tags)]
+    for number, page in enumerate(_placed(document, placed), start=1):
+        body = [t for t in page if not t.margin and not HEADINGS & set(t.tags)]
         if not body:
             pages.append(number)
     return pages
 
 
-def heading_only_cards(document: Any) -> list[str]:
-    """Card fronts that show a title but nothing in their body."""
+def heading_only_cards(
+    document: Any, placed: Sequence[Sequence[Placed]] | None = None
+) -> list[str]:
+    """Card fronts that show a title but nothing in their body (``placed``: as
+    :func:`_placed`)."""
     body: dict[str, int] = {}
-    for page in document.pages:
-        for t in texts(page):
+    for page in _placed(document, placed):
+        for t in page:
             if t.card is not None and "front" in t.classes:
                 key = t.card.element.get("id")
                 body[key] = body.get(key, 0) + ("body" in t.classes)
@@ -596,11 +702,11 @@ def type_sizes(placed: Sequence[Placed]) -> tuple[float, float]:
     return (round(sizes[len(sizes) // 2], 2), round(sizes[0], 2)) if sizes else (0.0, 0.0)
 
 
-def card_faces(document: Any) -> list[Face]:
-    """Every card front of a laid-out deck, in order."""
+def card_faces(document: Any, placed: Sequence[Sequence[Placed]] | None = None) -> list[Face]:
+    """Every card front of a laid-out deck, in order (``placed``: as :func:`_placed`)."""
     fronts: dict[str, list[Placed]] = {}
-    for page in document.pages:
-        for t in texts(page):
+    for page in _placed(document, placed):
+        for t in page:
             if t.card is not None and "front" in t.classes:
                 fronts.setdefault(t.card.element.get("id"), []).append(t)
     return [_face(int(key.split("-")[1]), placed) for key, placed in fronts.items()]
@@ -674,9 +780,10 @@ def chart_types(document: Any) -> Iterator[float]:
         yield from walk(page._page_box)
 
 
-def examples_page(document: Any) -> int:
-    """The page (from 1) a sheet's worked examples open (``section.topic-examples``), or 0."""
-    for number, page in enumerate(document.pages, start=1):
-        if any("topic-examples" in t.classes for t in texts(page)):
+def examples_page(document: Any, placed: Sequence[Sequence[Placed]] | None = None) -> int:
+    """The page (from 1) a sheet's worked examples open (``section.topic-examples``), or 0
+    (``placed``: as :func:`_placed`)."""
+    for number, page in enumerate(_placed(document, placed), start=1):
+        if any("topic-examples" in t.classes for t in page):
             return number
     return 0

@@ -23,15 +23,15 @@ from rulesdsl.printed.cards import (
     Card,
     Deck,
     Refit,
-    build_deck,
     imposition,
     render_deck_html,
 )
 from rulesdsl.printed.pdf import render_pdf
 from rulesdsl.printed.sheet_model import build_sheet
-from rulesdsl.printed.sheet_view import Sheet
 from tests import pdf_layout
-from tests.pdf_glyphs import PT_PER_MM, Glyph, glyphs
+from tests.pdf_glyphs import PT_PER_MM, Glyph, both_glyphs, glyphs
+from tests.pdf_layout import deck as deck
+from tests.pdf_layout import sheet as sheet
 
 HALF = 0.5
 """The least share of its body a card's text reaches, but the last card of its block."""
@@ -216,7 +216,7 @@ def printed(kind: str, name: str, lang: str) -> Printed:
     ``sheets``). The tests that read one document share its xdist group
     (:func:`deck_group`), so one worker reads its glyphs once for all of them."""
     pdf = (GENERATED / kind / f"{name}.{lang}.pdf").read_bytes()
-    pages = glyphs(pdf)
+    pages = both_glyphs(pdf)[1] if kind == "cards" else glyphs(pdf)  # the deck's: shared
     fills = card_fills(pdf, name, pages=pages) if kind == "cards" else []
     return Printed(
         tuple(
@@ -224,16 +224,6 @@ def printed(kind: str, name: str, lang: str) -> Printed:
         ),
         tuple(fills),
     )
-
-
-@cache
-def deck(name: str, lang: str, size: str = "poker", mode: str | None = None) -> Deck:
-    """:func:`build_deck` of a bundled ruleset, built once a process for the tests that read
-    it (tests/test_print_economy.py, test_print_fit.py, test_print_parts.py,
-    test_deck_bound.py, which only read it: rendering it changes nothing in it), from one
-    sheet for every size (:func:`sheet`). They share the xdist group :func:`deck_group`, so
-    one worker builds each deck once for all of them."""
-    return build_deck(pdf_layout.ruleset(name), lang, size, mode, sheet=sheet(name, lang, mode))
 
 
 @cache
@@ -249,18 +239,13 @@ def written_deck(name: str, lang: str) -> Deck:
     return refit.deck or model
 
 
-@cache
-def sheet(name: str, lang: str, mode: str | None = None) -> Sheet:
-    """The sheet the decks of :func:`deck` are cut from, as ``rulesdsl build`` gives one
-    sheet to the sheets and every deck (cutting a deck leaves it as built:
-    tests/test_build_shared_sheets.py)."""
-    return build_sheet(pdf_layout.ruleset(name), lang, mode)
-
-
 def deck_group(name: str, lang: str) -> Any:
     """The xdist group of the tests that read the decks (:func:`deck`) or the written PDFs
-    (:func:`printed`) of ``name`` in ``lang``."""
-    return pytest.mark.xdist_group(f"decks-{name}-{lang}")
+    (:func:`printed`) of ``name`` in ``lang``: that of the deck ``rulesdsl build`` writes
+    (:func:`~tests.pdf_layout.written_deck_group`), whose other readers
+    (tests/test_print_loss.py, test_print_preflight.py) read its glyphs once with these
+    (:func:`~tests.pdf_glyphs.both_glyphs`)."""
+    return pdf_layout.written_deck_group(name, lang)
 
 
 def deck_cases() -> list[Any]:

@@ -10,7 +10,6 @@ marks drawn on the sheet (read from the PDF's content with pypdf), for every bun
 
 from __future__ import annotations
 
-import io
 import itertools
 import re
 from dataclasses import replace
@@ -25,7 +24,7 @@ from rulesdsl.printed import loss
 from rulesdsl.printed.cards import SAFE_ZONE, build_deck, render_deck_html
 from rulesdsl.printed.pdf import layout_losses
 from tests import pdf_layout
-from tests.pdf_glyphs import PT_PER_MM, word_boxes
+from tests.pdf_glyphs import PT_PER_MM, both_glyphs, read_pdf, word_boxes
 
 OVERFLOWING = """ruleset wide "Wide"
 version 1.0.0
@@ -186,9 +185,7 @@ def crop_lines(pdf: bytes) -> list[tuple[set[float], set[float]]]:
     all this reads (not form XObjects); the stream is scanned for those four operators rather
     than run through pypdf's text extraction (the same marks, read 3 times faster). A stream
     this scan cannot read safely (a literal string, an inline image) is refused."""
-    import pypdf
-
-    return page_crop_lines(pypdf.PdfReader(io.BytesIO(pdf)))
+    return page_crop_lines(read_pdf(pdf))
 
 
 def page_crop_lines(reader: Any) -> list[tuple[set[float], set[float]]]:
@@ -275,11 +272,12 @@ def test_the_written_deck_prints_every_word_inside_its_card(name: str, lang: str
     """The deck `rulesdsl build` writes (poker, A4), read back from the PDF: every word's
     box lies on one card between the crop marks, and at least ``SAFE_ZONE`` less a
     millimetre (the reader's boxes take the font's whole height) inside its edges."""
-    pdf = pdf_layout.written_deck(name, lang).pdf  # render_deck(..., "poker", paper="a4")
-    marks = crop_lines(bytes(pdf))
+    pdf = bytes(pdf_layout.written_deck(name, lang).pdf)  # render_deck(..., "poker", paper="a4")
+    marks = crop_lines(pdf)
     problems = []
     inset = SAFE_ZONE - 1.0
-    for number, (words, (xs, ys)) in enumerate(zip(word_boxes(bytes(pdf)), marks, strict=True), 1):
+    read = word_boxes(pdf, both_glyphs(pdf)[1])  # read once for test_print_preflight.py too
+    for number, (words, (xs, ys)) in enumerate(zip(read, marks, strict=True), 1):
         assert len(xs) >= 2 and len(ys) >= 2, f"page {number}: no crop marks found"
         columns, rows = _cells(xs), _cells(ys)
         assert words, f"page {number}: no words read"

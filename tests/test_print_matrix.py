@@ -1,10 +1,12 @@
 """Issue 41's "done when" where the layout matrix's tests (tests/test_cards.py, test_sheets.py)
-left a gap: decks imposed on Letter and per-mode decks held to the type floor, the fill and
-the cuts the A4 decks are; every chart's labels in every deck, size and paper; a sheet's
-pages as full as the A4 sheets'; the boxes a print shop's preflight reads on every page of
-every deck read back (each size on A4 and Letter, per-mode decks), its backs' frame clear of
-the cuts, and a card a page (``--paper none``) in every size; French and Russian decks with
-their index and worked examples typeset; a deck's bytes whichever subsetter WeasyPrint finds.
+left a gap: decks imposed on Letter and per-mode decks held to the type floor, the fill, the
+cuts and the loss check the A4 decks are (where a ruleset's size is read back on Letter only,
+its Letter deck is the cover's: :func:`~tests.pdf_layout.on_letter`); every chart's labels
+in every deck, size and paper; a sheet's pages as full as the A4 sheets'; the boxes a print
+shop's preflight reads on every page of every deck read back (each size on A4 and Letter,
+per-mode decks), its backs' frame clear of the cuts, and a card a page (``--paper none``) in
+every size; French and Russian decks with their index and worked examples typeset; a deck's
+bytes whichever subsetter WeasyPrint finds.
 
 Each reads the layouts and PDFs the matrix makes anyway (tests/pdf_layout.py), but the
 Letter decks outside :func:`~tests.pdf_layout.read_back`, which only the long form
@@ -37,7 +39,7 @@ from rulesdsl.printed.cards import (
     render_deck_html,
 )
 from tests import pdf_layout, test_cards
-from tests.pdf_glyphs import PT_PER_MM
+from tests.pdf_glyphs import PT_PER_MM, read_pdf
 from tests.print_economy import HALF, LEAST_PT, MEDIAN_PT
 from tests.test_cards import DECKS, SIZES, _per_mode_cases
 from tests.test_print_done_when import SMALL, _decks
@@ -83,11 +85,13 @@ def test_every_card_on_letter_and_of_every_mode_keeps_to_the_type_floor(
     name: str, lang: str, size: str, paper: str, mode: str | None
 ) -> None:
     """Issue 41 goal 3, as tests/test_cards.py holds the A4 decks: the deck's median 7 pt or
-    more, nothing under 6 pt, each front's body at 7 pt or more; its charts' labels 6 pt or
-    more as printed (drawn, not laid out as text: see the A4 decks' chart test below)."""
+    more, nothing under 6 pt, each front's body and each front's median at 7 pt or more; its
+    charts' labels 6 pt or more as printed (drawn, not laid out as text: see the A4 decks'
+    chart test below)."""
     layout = pdf_layout.deck_layout(name, lang, size, mode, paper)
     assert layout.type[0] >= MEDIAN_PT and layout.type[1] >= LEAST_PT
     assert [(f.number, f.body) for f in layout.faces if f.body < MEDIAN_PT] == []
+    assert [(f.number, f.type) for f in layout.faces if f.type[0] < MEDIAN_PT] == []
     assert [t for t in layout.charts if t < LEAST_PT] == []
 
 
@@ -97,8 +101,11 @@ def test_every_card_on_letter_and_of_every_mode_is_half_used_but_the_last_of_its
 ) -> None:
     """Issue 41 goal 1: a card's layout does not depend on the paper it is imposed on, so a
     Letter deck's cards less than half used are the A4 deck's: tests/test_cards.py's pin,
-    where it has one (d20's index cards: a change to the packer may empty it or remove it)."""
-    faces = pdf_layout.deck_layout(name, lang, size, mode, paper).faces
+    where it has one (d20's index cards: a change to the packer may empty it or remove it).
+    No front shows its title alone (as tests/test_cards.py holds the A4 decks)."""
+    layout = pdf_layout.deck_layout(name, lang, size, mode, paper)
+    assert layout.heading_only == ()
+    faces = layout.faces
     assert [f.number for f in faces] == list(range(1, len(faces) + 1))
     ends = pdf_layout.group_ends(faces)
     under = [f.number for f in faces if f.fill < HALF and not f.last and f.number not in ends]
@@ -111,8 +118,11 @@ def test_every_card_on_letter_and_of_every_mode_lies_on_its_cuts(
     name: str, lang: str, size: str, paper: str, mode: str | None
 ) -> None:
     """Issue 41 goal 4: each front laid out between two cuts each way, inside the TrimBox
-    the PDF states for its paper."""
-    assert _off_cuts(pdf_layout.deck_layout(name, lang, size, mode, paper), size, paper) == []
+    the PDF states for its paper; no text leaves its card (the product's loss check, as
+    tests/test_cards.py holds the A4 decks)."""
+    layout = pdf_layout.deck_layout(name, lang, size, mode, paper)
+    assert layout.lost == ()
+    assert _off_cuts(layout, size, paper) == []
 
 
 def _off_cuts(layout: pdf_layout.Layout, size: str, paper: str) -> list[tuple[int, float]]:
@@ -159,7 +169,7 @@ def test_every_page_of_a_deck_in_every_size_and_paper_states_its_trim_on_its_cut
     decks): every page the paper's size, its TrimBox the grid its cuts enclose, its BleedBox
     the same (no bleed asked), and every font embedded."""
     pdf = pdf_layout.written_deck(name, lang, size, mode, paper).pdf
-    reader = pypdf.PdfReader(io.BytesIO(bytes(pdf)))
+    reader = read_pdf(bytes(pdf))  # as tests/test_print_done_when.py read it
     impose = imposition(CARD_SIZES[size], paper)
     left, top, right, bottom = impose.trim()
     height = impose.page_height
@@ -384,12 +394,16 @@ def _written_pdfs() -> list[Any]:
     run, the rest with ``--layout-matrix``."""
     return [
         pytest.param(
-            f"{kind}/{name}.{lang}.pdf",
-            marks=() if name == "heavy_gear" else pytest.mark.layout_matrix,
+            path,
+            marks=(
+                pdf_layout.committed_group(path),  # read once with tests/test_print_preflight.py
+                *(() if name == "heavy_gear" else (pytest.mark.layout_matrix,)),
+            ),
         )
         for name in pdf_layout.RULESETS
         for lang in pdf_layout.ruleset(name).languages[:1]
         for kind in ("sheets", "cards")
+        for path in [f"{kind}/{name}.{lang}.pdf"]
     ]
 
 
@@ -399,7 +413,7 @@ def test_a_written_pdf_paints_in_greys_only(path: str) -> None:
     checks the boxes and fonts): every colour a page paints is a grey (red, green and blue
     equal), so a black-and-white printer or a press's conversion to black ink shows what the
     screen shows; no colour is an RGB-only surprise."""
-    reader = pypdf.PdfReader(pdf_layout.ROOT / "generated" / path)
+    reader = read_pdf((pdf_layout.ROOT / "generated" / path).read_bytes())
     colours = set()
     for page in reader.pages:
         for match in _COLOUR.finditer(page.get_contents().get_data()):

@@ -23,26 +23,27 @@ import pytest
 
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, render_deck
-from tests.pdf_glyphs import PT_PER_MM, Glyph, read_glyphs
+from tests import pdf_layout
+from tests.pdf_glyphs import PT_PER_MM, Glyph, both_glyphs, read_pdf
 from tests.test_print_done_when import SMALL
 from tests.test_print_loss import _cells, page_crop_lines
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated"
 WRITTEN = sorted(p.relative_to(GENERATED).as_posix() for p in GENERATED.rglob("*.pdf"))
+
+
 DECKS = [
-    pytest.param(name, marks=pytest.mark.xdist_group(f"preflight-{name}"))
+    pytest.param(name, marks=pdf_layout.committed_group(name))
     for name in WRITTEN
     if name.startswith("cards/")
 ]
-"""The committed decks, each in an xdist group, so that one worker reads each deck (pypdf:
-:func:`_read`; its glyphs: :func:`_glyphs`) once for the four tests that check them."""
-PDFS = [
-    pytest.param(name, marks=pytest.mark.xdist_group(f"preflight-{name}"))
-    if name.startswith("cards/")
-    else name
-    for name in WRITTEN
-]
-"""Every committed PDF, the decks in their group (:data:`DECKS`)."""
+"""The committed decks, each in the xdist group of the tests that read it (its written deck's,
+:func:`pdf_layout.committed_group`: tests/test_print_loss.py reads the same file back,
+tests/test_print_economy.py its glyphs too), so that one worker reads each deck (pypdf:
+:func:`_read`; its glyphs: :func:`_glyphs`) once for all of them."""
+PDFS = [pytest.param(name, marks=pdf_layout.committed_group(name)) for name in WRITTEN]
+"""Every committed PDF, each in its group (a sheet's: tests/test_print_matrix.py reads it
+too)."""
 BLEED = 3.0
 BOXES = ("/MediaBox", "/BleedBox", "/TrimBox")
 
@@ -65,7 +66,7 @@ class Read:
 
 @cache
 def _read(name: str) -> Read:
-    reader = pypdf.PdfReader(GENERATED / name)
+    reader = read_pdf((GENERATED / name).read_bytes())
     pages = tuple(
         {
             **{b: _stated(page.get(b)) for b in BOXES},
@@ -86,16 +87,11 @@ def _marks(name: str) -> tuple[tuple[set[float], set[float]], ...]:
     return _read(name).marks
 
 
-@cache
 def _glyphs(name: str, loose: bool) -> list[list[Glyph]]:
     """The glyphs of a committed deck (:func:`glyphs`), the ink's boxes (``loose`` False) and
-    the font's whole height's read in one pass for the two tests that read them."""
-    return _both_glyphs(name)[loose]
-
-
-@cache
-def _both_glyphs(name: str) -> tuple[list[list[Glyph]], ...]:
-    return read_glyphs((GENERATED / name).read_bytes(), (False, True))
+    the font's whole height's read in one pass for the tests of its group that read them
+    (:func:`~tests.pdf_glyphs.both_glyphs`)."""
+    return both_glyphs((GENERATED / name).read_bytes())[loose]
 
 
 def _box(page: Any, name: str) -> tuple[float, float, float, float]:
