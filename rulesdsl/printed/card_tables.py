@@ -152,9 +152,10 @@ def _packed_by_parts(
     table, cols, piece = cut
     heights = list(layout.row_heights)
     for attempt in range(RECHECKS + 1):
+        # only the rows a recheck raised are made again (a deck's packs ask thousands)
         items = [
             replace(item, height=item.height + heights[item.index] - layout.row_heights[item.index])
-            if isinstance(item, Row)
+            if isinstance(item, Row) and heights[item.index] != layout.row_heights[item.index]
             else item
             for item in stream
         ]

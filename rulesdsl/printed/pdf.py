@@ -305,6 +305,13 @@ def _weasyprint() -> Any:
     return weasyprint
 
 
+@lru_cache(maxsize=2)
+def _chars(html: str) -> str:
+    """:func:`~rulesdsl.printed.font_subset.document_chars` of ``html``, kept for the render
+    that asks it twice (its layout's fonts, then whether they are embedded whole)."""
+    return document_chars(html)
+
+
 @lru_cache(maxsize=4)
 def _fonts(weasyprint: Any, chars: str) -> tuple[Any, Any]:
     """WeasyPrint's font configuration and the stylesheet of :func:`_base_css` for documents
@@ -328,7 +335,7 @@ def _lay_out(
     fetcher = _url_fetcher(weasyprint, base_url)
 
     def lay_out(page: str) -> Any:
-        fonts, css = _fonts(weasyprint, document_chars(page))
+        fonts, css = _fonts(weasyprint, _chars(page))
         source = weasyprint.HTML(string=page, base_url=base_url, url_fetcher=fetcher)
         return source.render(font_config=fonts, stylesheets=[css], pdf_identifier=identifier)
 
@@ -393,7 +400,7 @@ def render_pdf(
         document, losses = _lay_out(weasyprint, html, base_url, refit, identifier)
         # the faces are cut down already (_base_css): embedded whole, never subset again by
         # whichever subsetter WeasyPrint finds (HarfBuzz or fontTools write other bytes)
-        whole = covers(document_chars(html), FONTS)
+        whole = covers(_chars(html), FONTS)
         pdf: bytes = document.write_pdf(
             finisher=_finisher(_trim(html)), pdf_identifier=identifier, full_fonts=whole
         )
