@@ -29,9 +29,6 @@ class CardSize:
     foot_lines: int = 1
     """How many lines the fronts' footer takes (:func:`front_foot_lines`): the room under
     the body a card leaves it."""
-    lang: str = ""
-    """The language of the deck's text, whose dictionary the card's stylesheet hyphenates
-    with (``hyphens: auto``): :attr:`rulesdsl.printed.fit.Box.laid_lang` of its room."""
 
     def fonts(self) -> list[float]:
         """The body sizes the fitter tries, largest first, in half points."""
@@ -141,7 +138,6 @@ def _room(
         head_scale=heads,
         head_hyphens=True,
         body_hyphens=narrow,
-        laid_lang=size.lang,
     )
     return _Room(width, height, box, font)
 

@@ -145,8 +145,7 @@ def build_deck(
     card_size = CARD_SIZES[size]
     # the fronts' footer: the card's number, the ruleset's id and version (the back's footer
     # adds the extends chain and the digest); its lines are the room under every card's body
-    foot_lines = front_foot_lines(f"{FOOT_NUMBER} {front}", card_size)
-    card_size = replace(card_size, foot_lines=foot_lines, lang=sheet.lang)
+    card_size = replace(card_size, foot_lines=front_foot_lines(f"{FOOT_NUMBER} {front}", card_size))
     cards: list[Card] = []
     for section in sheet.sections:
         if section.id == EXAMPLES and not examples:

@@ -21,16 +21,7 @@ from importlib import resources
 from itertools import repeat
 from typing import Any
 
-__all__ = [
-    "Box",
-    "TableFit",
-    "column_chunks",
-    "hyphenated_lines",
-    "lines",
-    "min_width",
-    "table_fit",
-    "width",
-]
+__all__ = ["Box", "TableFit", "column_chunks", "lines", "min_width", "table_fit", "width"]
 
 _BREAKS = re.compile(r"[^\S\u00a0\u202f]+")
 """Where a line may break: white space but the no-break spaces."""
@@ -150,47 +141,6 @@ def lines(text: str, room: float, size: float, bold: bool = False) -> int:
     return count
 
 
-@lru_cache(maxsize=16384)
-def hyphenated_lines(text: str, room: float, size: float, bold: bool, lang: str) -> int:
-    """How many lines ``text`` takes wrapped into ``room`` points as the renderer sets it
-    with ``hyphens: auto``: at spaces, and a word that does not fit the rest of its line
-    broken at the last break the dictionary of ``lang`` allows that does (:func:`syllables`,
-    a hyphen after the piece), its rest going on to the next line; anywhere where a piece
-    is longer than the line. Remembered, as :func:`lines`."""
-    if not text:
-        return 1
-    count, used = 1, 0.0
-    space = width(" ", size, bold)
-    hyphen = width("-", size, bold)
-    for word in _BREAKS.split(text.strip()):
-        pieces = syllables(word, lang)
-        while pieces:
-            gap = space if used else 0.0
-            whole = width("".join(pieces), size, bold)
-            if used + gap + whole <= room:
-                used += gap + whole
-                break
-            fits = 0  # how many pieces fit the rest of the line, with a hyphen after them
-            for n in range(len(pieces) - 1, 0, -1):
-                if used + gap + width("".join(pieces[:n]), size, bold) + hyphen <= room:
-                    fits = n
-                    break
-            if fits:
-                pieces = pieces[fits:]
-                count, used = count + 1, 0.0
-            elif used:
-                count, used = count + 1, 0.0
-            else:  # a piece longer than the line breaks anywhere
-                used = width(pieces[0], size, bold)
-                while used > room > 0:
-                    count += 1
-                    used -= room
-                pieces = pieces[1:]
-                if pieces:
-                    count, used = count + 1, 0.0
-    return count
-
-
 @dataclass(frozen=True)
 class Box:
     """The type sizes and cell padding of a page or card, in points."""
@@ -218,11 +168,6 @@ class Box:
     nowrap: frozenset[str] = frozenset()
     """Classes of the body cells the stylesheet sets on one line (``white-space: nowrap``):
     such a cell is as narrow as its whole text, not its widest word."""
-    laid_lang: str = ""
-    """The language whose dictionary the page's renderer hyphenates every cell with (a
-    card's: ``hyphens: auto`` on its body), where the estimate above does not: given, a
-    table whose widths it knows to be wrong is measured again as it is laid out
-    (:func:`rulesdsl.printed.table_slices.measure`)."""
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ paper, and by cards, for tables wider or longer than a card.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rulesdsl.printed import fit
 from rulesdsl.printed.sheet_view import CHANGED_SIGN, MARKERS, CellView, HeadCell, TableView
@@ -95,10 +95,7 @@ def measure(t: TableView, room: float, box: fit.Box) -> fit.TableFit:
     """The estimated layout of ``t`` in ``room`` points across.
 
     A spanning header is measured over its columns: its height is added to the first row of
-    headers, its width is not charged to any one column. Where the estimate's widths are
-    known to be wrong (:func:`_sparse_misread`), the heights are those of the table as it is
-    laid out (:func:`_as_laid`) where that is the taller table (both lean large: a table is
-    never given less room than the estimate gives it); the widths stay the estimate's.
+    headers, its width is not charged to any one column.
     """
     heads = column_heads(t)
     ncols = 1 + len(heads)
@@ -126,73 +123,14 @@ def measure(t: TableView, room: float, box: fit.Box) -> fit.TableFit:
             most = max(most, fit.lines(fit_text(cell.text, cell.notes), across, size, True))
         if spans:
             extra = most * box.font * box.head_scale * box.line + box.pad_y
-    row_heights, head_height = result.row_heights, result.head_height + extra
-    if box.laid_lang and _sparse_misread(rows, result, box):
-        laid = _as_laid(t, rows, bold, room, box)
-        if sum(laid.row_heights) + laid.head_height > sum(row_heights) + head_height:
-            row_heights, head_height = laid.row_heights, laid.head_height
     return fit.TableFit(
-        result.widths, result.mins, row_heights, head_height, result.fits, result.exact
+        result.widths,
+        result.mins,
+        result.row_heights,
+        result.head_height + extra,
+        result.fits,
+        result.exact,
     )
-
-
-SPARSE_ROWS = 3
-"""The fewest rows of a table whose column with text in one cell alone is nearly empty
-(:func:`_sparse_misread`)."""
-
-
-def _sparse_misread(rows: Sequence[Sequence[str]], result: fit.TableFit, box: fit.Box) -> bool:
-    """Whether a nearly empty value column (text in one cell of :data:`SPARSE_ROWS` rows or
-    more: a results table's effects, blank but for one result) takes its least width from a
-    body word the renderer hyphenates (``hyphens: auto``, :attr:`fit.Box.laid_lang`) where
-    the estimate keeps it whole. The column is then laid out narrower than estimated, its
-    neighbours wider, and the rows' heights are not what the estimate says:
-    skirmish_keywords fr's injury table ("blessures 1" alone under "effets") was estimated
-    11 pt wider there than laid out, a line short, and its deck lost its footer."""
-    if len(rows) < SPARSE_ROWS:
-        return False
-    for c in range(1, len(rows[0])):
-        texts = [row[c] for row in rows if row[c]]
-        if len(texts) != 1:
-            continue
-        whole = fit.min_width(texts[0], box.font)
-        broken = fit.min_width(texts[0], box.font, False, True, box.laid_lang)
-        if broken < whole and whole + box.pad_x >= result.mins[c]:
-            return True
-    return False
-
-
-def _as_laid(
-    t: TableView,
-    rows: Sequence[Sequence[str]],
-    bold: Sequence[Sequence[bool]],
-    room: float,
-    box: fit.Box,
-) -> fit.TableFit:
-    """The table measured as the renderer lays it out: every cell's long words broken at
-    the breaks of :attr:`fit.Box.laid_lang` for its least width and its lines (a header
-    of one row too; a header of two keeps the estimate's height)."""
-    lang = box.laid_lang
-    laid = replace(box, head_hyphens=True, body_hyphens=True, hyphen_lang=lang, laid_lang="")
-    result = measure(t, room, laid)
-
-    def height(row: Sequence[str], heavy: Sequence[bool], size: float) -> float:
-        most = max(
-            (
-                fit.hyphenated_lines(text, w - box.pad_x, size, b, lang)
-                for text, w, b in zip(row, result.widths, heavy, strict=False)
-                if text
-            ),
-            default=1,
-        )
-        return most * size * box.line + box.pad_y
-
-    heights = [height(row, heavy, box.font) for row, heavy in zip(rows, bold, strict=True)]
-    head = result.head_height
-    if len(t.head) == 1:
-        texts = [fit_text(cell.text, cell.notes) for cell in t.head[0]]
-        head = height(texts, [True] * len(texts), box.font * box.head_scale)
-    return replace(result, row_heights=heights, head_height=head)
 
 
 def wide_chunks(t: TableView, room: float, box: fit.Box) -> list[list[int]]:
