@@ -50,7 +50,7 @@ def _environment() -> jinja2.Environment:
     env.filters["tuple"] = tuple
     env.filters["wrap"] = docstring
     env.filters["rhs"] = _rhs
-    env.globals["call"] = _call_node
+    env.globals["call"] = python_layout.call
     env.globals["code"] = python_layout.Atom
     env.globals["entry"] = _entry
     env.globals["combinations"] = _combinations
@@ -75,10 +75,6 @@ def _parameters(name: str, params: list[str], returns: str) -> str:
     return line[len(f"def {name}(") : -len(f") -> {returns}:")]
 
 
-def _call_node(function: str, *args: Any) -> python_layout.Call:
-    return python_layout.Call(function, tuple(python_layout.tree(a) for a in args))
-
-
 def _entry(key: Any, value: Any, indent: int) -> str:
     """``key: value`` as an element of a dict laid out one entry a line at ``indent``."""
     node = python_layout.dict_entry(python_layout.tree(key), python_layout.tree(value))
@@ -89,7 +85,9 @@ def _combinations(modifier: str, combinations: list[tuple[tuple[str, ...], Any]]
     """A modifier's ``when`` combinations, ``(frozenset(members), value)`` each, as an entry
     of ``_COMBINATIONS`` (indented by 4)."""
     pairs = tuple(
-        python_layout.Group("(", (_call_node("frozenset", members), python_layout.tree(value)), ")")
+        python_layout.Group(
+            "(", (python_layout.call("frozenset", members), python_layout.tree(value)), ")"
+        )
         for members, value in combinations
     )
     node = python_layout.Group("(", pairs, ")", one_tuple=len(pairs) == 1, exploded=True)
@@ -103,7 +101,7 @@ def _item(value: Any, indent: int) -> str:
 
 def _ancestors(ancestors: tuple[Identity, ...]) -> str:
     """``extends=(Ancestor(id, version, digest), ...)`` in RULESET (indented by 4)."""
-    calls = tuple(_call_node("Ancestor", a.id, a.version, a.digest) for a in ancestors)
+    calls = tuple(python_layout.call("Ancestor", a.id, a.version, a.digest) for a in ancestors)
     node = python_layout.Group("(", calls, ")", one_tuple=len(calls) == 1, exploded=True)
     return python_layout.layout(python_layout.Entry("extends", node, "="), 4, 4, 1)
 

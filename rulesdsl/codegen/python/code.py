@@ -12,7 +12,7 @@ from typing import Any, assert_never
 
 from rulesdsl.codegen.plan import code as plan
 from rulesdsl.codegen.python import layout as python_layout
-from rulesdsl.codegen.python.values import Code, _plain, literal_py, py, tidy
+from rulesdsl.codegen.python.values import Code, literal_py, py, tidy
 
 # ---- steps and decisions as code --------------------------------------------------------------
 
@@ -352,9 +352,7 @@ def outcome_py(o: plan.Outcome, indent: int = _BODY, column: int | None = None) 
     """``Outcome(id, label[, value])`` laid out at ``indent`` (starting at ``column``)."""
     value = literal_py(o.value)
     args = (o.id, o.label) if value is None else (o.id, o.label, value)
-    node = python_layout.Call(
-        "Outcome", tuple(python_layout.tree(_plain(a)) for a in args), exploded=True
-    )
+    node = python_layout.call("Outcome", *args, exploded=True)
     laid = python_layout.layout(node, indent, indent if column is None else column)
     return "\n".join(_relative(laid, indent))
 

@@ -127,6 +127,11 @@ def string(text: str) -> Str:
 # ---- values as trees -----------------------------------------------------------------------
 
 
+def call(function: str, *args: Any, exploded: bool = False) -> Call:
+    """``function(args)`` of plain values, each laid out as :func:`tree` makes it."""
+    return Call(function, tuple([tree(a) for a in args]), exploded)
+
+
 def tree(value: Any) -> Node:
     """The tree of a plain value (dicts, tuples, strings, numbers, source Code, None)."""
     kind = type(value)  # the most common kinds first, by type (issue 29: big modules)

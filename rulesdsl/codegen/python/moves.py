@@ -9,14 +9,10 @@ from typing import Any
 
 from rulesdsl.codegen.plan import movement as plan_movement
 from rulesdsl.codegen.python import layout as python_layout
-from rulesdsl.codegen.python.values import _plain, per_distance_py, tidy
+from rulesdsl.codegen.python.values import per_distance_py, tidy
 
 MOVE_EXPORTS = ("MOVES", "ROLLS", "MoveKind", "RollRule", "RollDue", "rolls_due")
 """The names the moves part of the module adds to ``__all__``."""
-
-
-def _call(function: str, *args: Any) -> python_layout.Call:
-    return python_layout.Call(function, tuple(python_layout.tree(_plain(a)) for a in args))
 
 
 def _tidy(by_feature: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
@@ -25,14 +21,16 @@ def _tidy(by_feature: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, 
 
 def move_kind_py(k: plan_movement.MoveKind) -> python_layout.Call:
     """A kind of move as the module's ``MoveKind`` record."""
-    barred = _call("frozenset", k.barred)
-    only = [] if k.modes is None else [_call("frozenset", k.modes)]  # issue 40
-    return _call("MoveKind", k.id, k.label, tidy(k.factor), tidy(k.amount), barred, *only)
+    barred = python_layout.call("frozenset", k.barred)
+    only = [] if k.modes is None else [python_layout.call("frozenset", k.modes)]  # issue 40
+    return python_layout.call(
+        "MoveKind", k.id, k.label, tidy(k.factor), tidy(k.amount), barred, *only
+    )
 
 
 def roll_rule_py(r: plan_movement.RollRule) -> python_layout.Call:
     """A roll rule as the module's ``RollRule`` record."""
-    return _call("RollRule", r.id, r.label, r.when, r.dice, r.table, r.combine)
+    return python_layout.call("RollRule", r.id, r.label, r.when, r.dice, r.table, r.combine)
 
 
 def context(plan: plan_movement.MovementPlan) -> dict[str, Any]:

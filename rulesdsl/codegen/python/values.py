@@ -5,7 +5,6 @@ module (for :mod:`rulesdsl.codegen.python`).
 from __future__ import annotations
 
 import textwrap
-from fractions import Fraction
 from typing import Any, assert_never
 
 from rulesdsl.codegen.plan import values as plan_values
@@ -28,20 +27,6 @@ class Code:
 
     def __hash__(self) -> int:
         return hash(self.source)
-
-
-def _plain(value: Any) -> Any:
-    if type(value) is str:  # the most common, first
-        return value
-    if isinstance(value, float):
-        return tidy(value)
-    if isinstance(value, list | tuple):
-        return tuple(_plain(v) for v in value)
-    if isinstance(value, dict):
-        return {_plain(k): _plain(v) for k, v in value.items()}
-    if value is None or isinstance(value, str | int | Fraction | Code | python_layout.Node):
-        return value
-    raise TypeError(f"cannot emit {value!r}")  # pragma: no cover
 
 
 def py(value: Any, column: int = 0, indent: int = 0, tail: int = 1) -> str:
