@@ -123,6 +123,25 @@ def facing_queries(rng: random.Random, plan: ModulePlan) -> Iterator[q.Query]:
             yield _query("reachable", spec, [mode, start, q.number(rng, 0, 8)], kwargs)
 
 
+def route_questions(
+    rng: random.Random,
+    spec: Any,
+    rule: plan_movement.FacingRule,
+    cells: list[Any],
+    walk: list[Any],
+    kwargs: dict[str, Any],
+) -> Iterator[q.Query]:
+    """The three route questions of one draw of a rule's inputs: ``route_cost`` of ``walk``,
+    ``cheapest_route`` from its start to a random state, ``reachable`` from it within a random
+    budget (without the allowance, which ``reachable`` does not take)."""
+    yield _query("route_cost", spec, [rule.mode, walk], kwargs)
+    goal = _state(rng, cells, rule.headings)
+    yield _query("cheapest_route", spec, [rule.mode, walk[0], goal], kwargs)
+    reach = {k: v for k, v in kwargs.items() if k != "allowance"}
+    budget = rng.choice([1, 3, 6, 12])
+    yield _query("reachable", spec, [rule.mode, walk[0], budget], reach)
+
+
 def _query(function: str, spec: Any, args: list[Any], kwargs: dict[str, Any]) -> q.Query:
     query = {"function": function, "board": spec, "args": args, "kwargs": dict(kwargs)}
     return {**query, "facing": True}

@@ -39,9 +39,4 @@ def speed_queries(rng: random.Random, plan: ModulePlan) -> Iterator[q.Query]:
                 if cells
                 else facing._walk(rng, cells, rule.headings)
             )
-            yield facing._query("route_cost", spec, [rule.mode, walk], kwargs)
-            goal = facing._state(rng, cells, rule.headings)
-            yield facing._query("cheapest_route", spec, [rule.mode, walk[0], goal], kwargs)
-            reach = {k: v for k, v in kwargs.items() if k != "allowance"}
-            budget = rng.choice([1, 3, 6, 12])
-            yield facing._query("reachable", spec, [rule.mode, walk[0], budget], reach)
+            yield from facing.route_questions(rng, spec, rule, cells, walk, kwargs)
