@@ -57,8 +57,8 @@ def test_build_then_check_passes_and_a_change_makes_it_stale(tmp_path: Path) -> 
             str(project / "generated"),
             "--rulesets",
             str(project / "rulesets"),
-            "-j",  # two PDFs: rendered here, not in workers each importing WeasyPrint (1 s
-            "1",  # of CPU a build; the workers are tests/test_kill.py's and the locale matrix's)
+            "-j",  # two PDFs: rendered here, not in a pool of workers each setting WeasyPrint up
+            "1",  # again (1 s of CPU a build); the workers are tests/test_kill.py's to test
             cwd=project,
         ).returncode
         == 0
