@@ -57,13 +57,15 @@ def test_build_then_check_passes_and_a_change_makes_it_stale(tmp_path: Path) -> 
             str(project / "generated"),
             "--rulesets",
             str(project / "rulesets"),
+            "-j",  # two PDFs: rendered here, not in a pool of workers each setting WeasyPrint up
+            "1",  # again (1 s of CPU a build); the workers are tests/test_kill.py's to test
             cwd=project,
         ).returncode
         == 0
     )
     assert rulesdsl("build", "--check", cwd=project).returncode == 0
     source.write_text(SMALL.replace("| 2, walker 3", "| 2, walker 4"), "utf-8")
-    stale = rulesdsl("build", "--check", cwd=project)
+    stale = rulesdsl("build", "--check", "-j", "1", cwd=project)
     assert stale.returncode == 1
     assert "python/small.py" in stale.stderr
 
