@@ -21,12 +21,13 @@ def test_shipped_schema_matches_the_ir_classes() -> None:
     assert schema.shipped() == schema.build()
 
 
-def test_every_bundled_ruleset_validates_and_round_trips(compiler: Compiler) -> None:
+def test_every_bundled_ruleset_round_trips(compiler: Compiler) -> None:
+    # that each one's data matches the schema is test_ir_schema's (the same data, validated
+    # once per ruleset: jsonschema takes a fifth of a second for each)
     for path in sorted(RULESETS.glob("*.terrain")):
         compiled = compiler.compile_file(path)
         assert compiled.ruleset is not None, path
         data = to_data(compiled.ruleset)
-        assert schema.validation_errors(data) == []
         assert from_data(ir.Ruleset, json.loads(json.dumps(data))) == compiled.ruleset
 
 

@@ -100,10 +100,18 @@ def _parts(ruleset: ir.Ruleset) -> tuple[tuple[object, str], ...]:
 def reserved_for(ruleset: ir.Ruleset | None) -> frozenset[str]:
     """The names ``ruleset`` may not declare: :func:`reserved`, the sight part's names, and
     the names of each part its module has (:func:`_parts`)."""
+    parts = _parts(ruleset) if ruleset is not None else ()
+    return _reserved_with(tuple(template for has, template in parts if has))
+
+
+@cache
+def _reserved_with(templates: tuple[str, ...]) -> frozenset[str]:
+    """The reserved names of a module with the parts of these templates: made once for each
+    set of parts (the names pass asks for each name a ruleset declares, and the union of a
+    few hundred names was made anew for each)."""
     names = reserved() | sight_names()
-    for has, template in _parts(ruleset) if ruleset is not None else ():
-        if has:
-            names = names | part_names(template)
+    for template in templates:
+        names = names | part_names(template)
     return names
 
 

@@ -37,10 +37,13 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
+def make_parser(verb: str | None = None, listed: bool = True) -> argparse.ArgumentParser:
     """The command-line parser. Of the verbs in `rulesdsl.commands`, only ``verb`` (or every
     one, when ``verb`` is None) is registered in full, importing its module; the others get a
-    sub-parser with their help line, enough for `rulesdsl --help` and argparse's choices."""
+    sub-parser with their help line, enough for `rulesdsl --help` and argparse's choices.
+    ``listed`` False: not even that when ``verb`` is one of them, for a command line on which
+    nothing can show the list of verbs (:func:`lists_verbs`): the fifteen sub-parsers were
+    three quarters of the parser's making, which every command pays."""
     parser = argparse.ArgumentParser(
         prog="rulesdsl",
         description="Compile tabletop terrain and movement rules into Python modules and "
@@ -52,7 +55,7 @@ def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
     for name, help_line in VERBS.items():
         if verb is None or verb == name:
             registrar(name)(verbs)
-        else:
+        elif listed or verb not in VERBS:
             verbs.add_parser(name, help=help_line, add_help=False)
     return parser
 
@@ -60,6 +63,13 @@ def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
 def chosen_verb(argv: Sequence[str]) -> str:
     """The verb on the command line: its first word that is not an option ('' when none)."""
     return next((arg for arg in argv if not arg.startswith("-")), "")
+
+
+def lists_verbs(argv: Sequence[str]) -> bool:
+    """Whether parsing ``argv`` may show the list of verbs: with no verb, another word than
+    a verb, or an option before the verb (``-h``, ``--he``, ...: `rulesdsl`'s own help)."""
+    verb = chosen_verb(argv)
+    return verb not in VERBS or any(arg.startswith("-") for arg in argv[: list(argv).index(verb)])
 
 
 def utf8_streams() -> None:
@@ -78,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     own_process = argv is None  # the program's command line, not a caller's list
     argv = list(sys.argv[1:] if argv is None else argv)
     utf8_streams()
-    parser = make_parser(chosen_verb(argv))
+    parser = make_parser(chosen_verb(argv), lists_verbs(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed the usage error

@@ -10,20 +10,34 @@ import dataclasses
 import types
 import typing
 from functools import cache
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any, Literal, Union, cast, get_args, get_origin
 
 from rulesdsl import ir
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
 
 def to_data(obj: object) -> Any:
-    """Plain data for an IR value: dataclasses become dicts in field order, tuples lists."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    """Plain data for an IR value: dataclasses become dicts in field order, tuples lists
+    (the field names asked of ``dataclasses`` once per class: a ruleset has thousands of
+    nodes, and ``export`` and the schema's tests read every one)."""
+    kind = type(obj)
+    if kind in _LEAVES:
+        return obj
+    names = _field_names(cast(Any, kind))
+    if names is not None:
+        return {name: to_data(getattr(obj, name)) for name in names}
     if isinstance(obj, tuple | list):
         return [to_data(x) for x in obj]
     if isinstance(obj, dict):
         return {k: to_data(v) for k, v in obj.items()}
     return obj
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """A dataclass's field names in order; None for another class (a class object too)."""
+    return tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else None
 
 
 @cache

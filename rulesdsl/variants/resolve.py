@@ -328,13 +328,15 @@ def attribute(diags: Iterable[Diagnostic], resolved: Resolved, own_file: str) ->
     """
     out = []
     inherited = {(d.code, d.message, d.pos) for d in resolved.inherited}
-    changed = _changed_lines(resolved)
+    changed: Changed | None = None  # walked when a diagnostic needs it: most compiles, none
     for d in diags:
         if d.pos is None or d.pos.file == own_file or resolved.extends_pos is None:
             out.append(d)
             continue
         if (d.code, d.message, d.pos) in inherited:
             continue
+        if changed is None:
+            changed = _changed_lines(resolved)
         causes = (
             _cause(d, resolved, changed)
             or _related_cause(d, resolved, changed)
