@@ -25,6 +25,7 @@ from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_arcs import ArcRules
 from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token, place_order
+from rulesdsl.frontends.dsl_driver import Fallback, Fused, fusable
 from rulesdsl.frontends.dsl_errors import syntax_error
 from rulesdsl.frontends.dsl_examples import ExampleRules
 from rulesdsl.frontends.dsl_lexer import LazyContextualLexer
@@ -146,6 +147,17 @@ class Parser:
             statements: list[s.Statement] = builder.transform(self._lark.parse(text))
             return statements
         callbacks: Any = builder.callbacks(self._lark)  # Lark types them by token type only
+        fused = builder.fused
+        if fused is None or fused[0] is not self._lark:
+            fused = builder.fused = (
+                self._lark,
+                Fused(self._lark, callbacks) if fusable(self._lark) else None,
+            )
+        if fused[1] is not None:
+            try:
+                return fused[1].parse(text).value  # type: ignore[no-any-return]
+            except Fallback:  # Lark's driver raises its error, with all it knows
+                builder.reset(builder.file)
         built = _LalrParser(table, callbacks).parse(frontend._make_lexer_thread(text), "start")
         statements = built.value
         return statements
@@ -232,6 +244,10 @@ class _Builder(TableRules, MoveRules, ArcRules, ExampleRules):
 
     It walks the tree itself rather than through ``lark.Transformer`` with ``v_args``, which
     wraps every method anew on each call: that cost a quarter of a large file's parse."""
+
+    fused: tuple[Lark, Fused | None] | None = None
+    """The parser's lexer and driver fused over this builder's callbacks (made on its first
+    parse; None inside: Lark's driver parses)."""
 
     # -- start and header -------------------------------------------------------------------
 
