@@ -198,6 +198,7 @@ def compile_with(parser: Parser, path: Path) -> Callable[[], None]:
     def call() -> None:
         compiler = Compiler(Limits(file_bytes=64 << 20))
         compiler._parser = parser
+        compiler.parsed_texts = None  # parsed by this parser, every round
         compiled = compiler.compile_file(path)
         assert compiled.ok and compiled.ruleset is not None
         render_python(compiled.ruleset)
