@@ -74,7 +74,7 @@ class _Scans(dict[int, Scan]):
                 tuple(scanner._mres),
                 frozenset(lexer.ignore_types),
                 frozenset(lexer.newline_types),
-                dict(lexer.callback),
+                {kind: _words(call) for kind, call in lexer.callback.items()},
             )
         self[state] = scan
         return scan
@@ -158,10 +158,31 @@ class Fused:
         return _finish(rows, states, values, last, self._end)
 
 
-def _retyped(callback: Any, token: Token) -> Token:
+def _words(callback: Any) -> Any:
+    """A lexer's token callback as the fused loop calls it: Lark's ``UnlessCallback`` (a
+    keyword's text matched by a name's expression is the keyword) of plain keywords as a
+    dict of each keyword's text to its type (the same answer as its expression's
+    ``fullmatch``); another callback as it is."""
     if callback.__class__ is not UnlessCallback:
-        raise Fallback  # pragma: no cover - the grammar has no other token callback
-    found = callback.scanner.fullmatch(token.value)
+        return callback  # pragma: no cover - the grammar has no other token callback
+    scanner = callback.scanner
+    if scanner.g_regex_flags or any(
+        t.pattern.type != "str" or t.pattern.flags for t in scanner.terminals
+    ):
+        return callback  # pragma: no cover - the grammar's keywords are plain
+    words: dict[str, str] = {}
+    for t in scanner.terminals:
+        words.setdefault(t.pattern.value, t.name)
+    return words
+
+
+def _retyped(callback: Any, token: Token) -> Token:
+    if callback.__class__ is dict:
+        found = callback.get(token.value)
+    elif callback.__class__ is UnlessCallback:  # pragma: no cover - see _words
+        found = callback.scanner.fullmatch(token.value)
+    else:  # pragma: no cover - the grammar has no other token callback
+        raise Fallback
     if found is not None:
         token.type = found
     return token
