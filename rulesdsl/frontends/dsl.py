@@ -101,7 +101,10 @@ class Parser:
             return self._parse(text, path)
 
     def _parse(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
-        builder = _SPARE.pop() if _SPARE else _Builder(path)  # its callbacks made (issue 44)
+        try:  # a builder whose callbacks are made (issue 44); pop: one thread's alone
+            builder = _SPARE.pop()
+        except IndexError:
+            builder = _Builder(path)
         try:
             return self._read(text, path, builder)
         finally:
