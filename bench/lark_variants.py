@@ -70,7 +70,7 @@ class CythonParser(Parser):
         self._kept = kept_terminals(self._lark)
 
     def _build(self, text: str, builder: _Builder) -> Any:
-        callbacks: dict[Any, Any] = builder.callbacks(self._lark)
+        callbacks: dict[Any, Any] = dict(builder.callbacks(self._lark))  # shared: copied
         for name in self._kept:
             check = callbacks.get(name)
             callbacks[name] = as_lark if check is None else (lambda t, c=check: c(as_lark(t)))

@@ -3,6 +3,8 @@
 A :class:`Compiler` keeps one parser and a cache of parsed and compiled files, so compiling a
 directory of rulesets parses and compiles each file (bases included) once, and a chain of N
 variants costs N merges: a file's bases are compiled first, root first, without recursion.
+Every compiler of a process shares the parses of the files it reads and the texts it compiles
+(:mod:`rulesdsl.frontends.memo`): a new compiler does not parse a bundled base again.
 The IR the compiler builds is not validated against the JSON Schema at run time
 (tests/test_ir_schema.py does that for every bundled ruleset). Garbage collection is held off
 while a file compiles: the syntax tree and IR are acyclic and freed by reference counting, and
@@ -23,6 +25,7 @@ from rulesdsl.diagnostics import Diagnostic, SourceLines, sort_key
 from rulesdsl.frontends import registry
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl import Parser
+from rulesdsl.frontends.memo import PARSED, ParsedTexts
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.ir.records import dataclass
 from rulesdsl.lowering.lower import lower
@@ -66,6 +69,9 @@ class Compiler:
         """The files whose bases are being compiled: (file, name, its `extends` base)."""
         self.sources: dict[str, str] = {}
         """Text of every file read, by the path diagnostics use (to print source lines)."""
+        self.parsed_texts: ParsedTexts | None = PARSED
+        """Where parses are kept by path and text, shared by the process's compilers
+        (:mod:`rulesdsl.frontends.memo`); None: every text is parsed."""
         self.sheet_words: Path | None = None
         """The project's catalog folder of sheet words (``i18n/`` beside ``rulesets/``): a
         language with a catalog there has its sheet words (no W610)."""
@@ -96,13 +102,26 @@ class Compiler:
         key = path.resolve()
         if key not in self._parsed:
             text, diags = self.read(path)
-            self._parsed[key] = (None, diags) if text is None else self.parse_text(text, str(path))
+            self._parsed[key] = (None, diags) if text is None else self._parse_kept(text, str(path))
         return self._parsed[key]
 
     def parse_text(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
         """``text`` parsed by the front end of ``path``'s suffix
         (:func:`rulesdsl.frontends.registry.reading`)."""
         return registry.reading(path).parse(text, path, self)
+
+    def _parse_kept(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
+        """:meth:`parse_text`, or the parse of the same path and text kept from before
+        (:attr:`parsed_texts`): the tree is shared, the list of diagnostics is the caller's.
+        Files read and texts compiled are kept; the language server's open documents, which
+        it parses through :meth:`parse_text` and keeps itself until they close, are not."""
+        memo = self.parsed_texts
+        found = memo.get(path, text) if memo is not None else None
+        if found is None:
+            found = self.parse_text(text, path)
+            if memo is not None:
+                memo.put(path, text, found)
+        return found
 
     def source_lines(self) -> SourceLines:
         """The lines of every file read, as each one's front end counts them, for quoting
@@ -162,7 +181,7 @@ class Compiler:
         if loaded.text is None:
             return Compiled(path, None, list(loaded.diagnostics))
         with gc_paused():
-            source, diags = self.parse_text(text, path)
+            source, diags = self._parse_kept(text, path)
             if source is None:
                 return Compiled(path, None, diags)
             return self.compile_source(source, base_dir or Path(path).parent, diags)

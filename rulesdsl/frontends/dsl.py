@@ -25,6 +25,7 @@ from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_arcs import ArcRules
 from rulesdsl.frontends.dsl_base import NO_EXTRAS, parse_dice_token, place_order
+from rulesdsl.frontends.dsl_driver import Fallback, Fused, fusable
 from rulesdsl.frontends.dsl_errors import syntax_error
 from rulesdsl.frontends.dsl_examples import ExampleRules
 from rulesdsl.frontends.dsl_lexer import LazyContextualLexer
@@ -100,6 +101,20 @@ class Parser:
             return self._parse(text, path)
 
     def _parse(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
+        try:  # a builder whose callbacks are made (issue 44); pop: one thread's alone
+            builder = _SPARE.pop()
+        except IndexError:
+            builder = _Builder(path)
+        try:
+            return self._read(text, path, builder)
+        finally:
+            builder.reset("")
+            if len(_SPARE) < _SPARES:
+                _SPARE.append(builder)
+
+    def _read(
+        self, text: str, path: str, builder: _Builder
+    ) -> tuple[s.SourceFile | None, list[Diagnostic]]:
         if text.startswith("\ufeff"):  # a UTF-8 byte-order mark: not part of the text
             text = text[1:]
         source = text if text.endswith("\n") else text + "\n"
@@ -108,7 +123,7 @@ class Parser:
         lost: set[str] = set()
         read = 0
         while True:
-            builder = _Builder(path)  # a new one per attempt: a failed one's errors are dropped
+            builder.reset(path)  # as new per attempt: a failed one's errors are dropped
             try:
                 statements = self._build("\n".join(lines), builder)
             except UnexpectedInput as exc:
@@ -135,10 +150,27 @@ class Parser:
             statements: list[s.Statement] = builder.transform(self._lark.parse(text))
             return statements
         callbacks: Any = builder.callbacks(self._lark)  # Lark types them by token type only
+        fused = builder.fused
+        if fused is None or fused[0] is not self._lark:
+            fused = builder.fused = (
+                self._lark,
+                Fused(self._lark, callbacks) if fusable(self._lark) else None,
+            )
+        if fused[1] is not None:
+            try:
+                return fused[1].parse(text).value  # type: ignore[no-any-return]
+            except Fallback:  # Lark's driver raises its error, with all it knows
+                builder.reset(builder.file)
         built = _LalrParser(table, callbacks).parse(frontend._make_lexer_thread(text), "start")
         statements = built.value
         return statements
 
+
+_SPARE: list[_Builder] = []
+"""Builders a parse may take, each with its callbacks (and fused parser) made: making them
+was 3 ms of every parse, and the tests parse ~5,000 times (issue 44). A parse takes one and
+gives it back, so parses on several threads never share one."""
+_SPARES = 4
 
 MAX_ERRORS = 50
 MAX_READ = 2 << 20
@@ -215,6 +247,10 @@ class _Builder(TableRules, MoveRules, ArcRules, ExampleRules):
 
     It walks the tree itself rather than through ``lark.Transformer`` with ``v_args``, which
     wraps every method anew on each call: that cost a quarter of a large file's parse."""
+
+    fused: tuple[Lark, Fused | None] | None = None
+    """The parser's lexer and driver fused over this builder's callbacks (made on its first
+    parse; None inside: Lark's driver parses)."""
 
     # -- start and header -------------------------------------------------------------------
 

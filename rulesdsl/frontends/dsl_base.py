@@ -111,6 +111,20 @@ class Built:
         self.end_column = end_column
 
 
+def _first_child(children: list[Any]) -> Any:
+    return children[0]
+
+
+def _reduce_one(rule: Callable[[Any, list[Any]], Any], children: list[Any]) -> Built:
+    """The reduction of a rule of one child, kept (a number, a quantity, a value: two in
+    five): what the general one makes, with less work. A child without text (a ``Built``
+    whose ``line`` is None) has no position at all, so its span is the rule's either way."""
+    child = children[0]
+    here = Built(None, child.line, child.column, child.end_line, child.end_column)
+    here.value = rule(here, [child.value if child.__class__ is Built else child])
+    return here
+
+
 Callback = Callable[[Any], Any]
 """What the LALR parser calls on each reduction: the rule's children (tokens and
 :class:`Built` values, every token the rule matched included) to the rule's result; or on
@@ -161,25 +175,46 @@ class BuilderBase:
         self.errors: list[Diagnostic] = []
         """Problems inside tokens the grammar accepted (string contents, huge numbers)."""
         self._rules: dict[str, Callable[[Meta, list[Any]], Any]] = {}
+        self._callbacks: tuple[Lark, dict[Rule | str, Callback]] | None = None
+
+    def reset(self, path: str) -> None:
+        """Make the builder as new for another file (or another attempt at one): its
+        callbacks, made once, are kept (issue 44: making them was 3 ms of every parse)."""
+        self.file = path
+        self.errors = []
 
     # -- building while parsing ---------------------------------------------------------------
 
     def callbacks(self, lark: Lark) -> dict[Rule | str, Callback]:
         """The parser's reduction callbacks, one per rule: no tree is built and none is walked.
+        They are made once per builder (and parser); the dict is shared: copy it to change it.
 
         A rule's position is what Lark's ``propagate_positions`` gives a tree node: from the
         start of its first child that holds text to the end of its last, counting the tokens
         the node does not keep (a statement's keyword, its end of line); a spliced rule and a
         lone child standing for its ``?rule`` take the span of the text they stand for."""
+        if self._callbacks is not None and self._callbacks[0] is lark:
+            return self._callbacks[1]
         out: dict[Rule | str, Callback] = {plan.rule: self._callback(plan) for plan in plans(lark)}
         # a number token is checked as it is shifted: in the order of the text, as the walk
         # of a tree checked it (the reductions of the rules before it have run by then)
         out.update(dict.fromkeys(_NUMERIC_TOKENS, self._checked_number))
+        self._callbacks = (lark, out)
         return out
 
     def _callback(self, plan: Plan) -> Callback:
         keep, spliced, expand_single = plan.keep, plan.spliced, plan.expand_single
         name = plan.method
+        rule: Callable[[Any, list[Any]], Any] = getattr(self, name, None) or partial(
+            self.__default__, name
+        )
+        one = keep == ((0, False),) and len(plan.rule.expansion) == 1 and not spliced
+        if one and expand_single:
+            # a lone child standing for its ``?rule`` (two reductions in seven): the child
+            # itself, its text's span the rule's (issue 44)
+            return _first_child
+        if one:
+            return partial(_reduce_one, rule)
         # every child kept, none spliced (two reductions in three): the children themselves,
         # a list the parser makes for this call alone, are the rule's (issue 44)
         whole = [i for i, splice in keep if not splice] == list(range(len(plan.rule.expansion)))
@@ -217,11 +252,6 @@ class BuilderBase:
                     return here
                 return alone
             values = [c.value if c.__class__ is Built else c for c in raw]
-            rule = self._rules.get(name)
-            if rule is None:
-                rule = self._rules[name] = getattr(self, name, None) or partial(
-                    self.__default__, name
-                )
             here.value = rule(cast(Meta, here), values)
             return here
 
@@ -262,7 +292,8 @@ class BuilderBase:
         hold both (``"a\\x01\\ud800"``): each is reported and replaced, else the surrogate went
         on to the digest's encode and raised UnicodeEncodeError (issue 30, item 8)."""
         raw = str(token)
-        text: str = json.loads(raw, strict=False)
+        # without a backslash, the grammar's STRING is its text in quotes (issue 44)
+        text: str = raw[1:-1] if "\\" not in raw else json.loads(raw, strict=False)
         bad = _CONTROL.search(text)
         if bad is not None:
             in_raw = _CONTROL.search(raw)

@@ -32,6 +32,10 @@ class TableRules(BuilderBase):
         self._depths: dict[int, int] = {}
         """How deep each arithmetic node built so far nests (by the node's id)."""
 
+    def reset(self, path: str) -> None:
+        super().reset(path)
+        self._depths = {}
+
     def param(self, meta: Meta, ch: list[Token]) -> s.ParamNode:
         return s.ParamNode(self._name(ch[0]), self._name(ch[1]))
 

@@ -1,0 +1,232 @@
+"""The DSL's parse in one loop: Lark's contextual lexer and LALR driver fused (issue 44).
+
+Lark lexes through a generator per token (``ContextualLexer.lex``, ``BasicLexer.next_token``,
+``Scanner.match``, ``LineCounter.feed``) and reduces through ``ParserState.feed_token``, which
+looks each rule's callback up by the rule (a ``Rule``'s hash and equality are Python code)
+and asserts on every action. That machinery was about half of a file's parse. :class:`Fused`
+runs the same lexers' expressions over the same parse table with the same callbacks, in one
+loop: each state's actions are read once into a plain row (a shift: the next state; a
+reduction: its length, its callback and the rule's name for the goto), and each state's
+lexer once into its expressions and token types.
+
+It gives what Lark's driver gives, token for token (type, value, positions) and reduction for
+reduction, on text that parses. On anything else (no expression matches, no action for a
+token, the end of the text where the grammar does not end) it raises :class:`Fallback` and
+the caller parses the text again with Lark's own driver, which raises Lark's error with all
+its detail (expected tokens, the parser's state) for :mod:`.dsl_errors`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lark import Lark, Token
+from lark.lexer import BasicLexer, UnlessCallback
+from lark.parsers.lalr_analysis import Shift
+
+_new_str = str.__new__
+
+
+class Fallback(Exception):
+    """The fused loop met what only Lark's driver reports well: parse again with it."""
+
+
+Row = dict[str, Any]
+"""A state's actions by token or rule name: an ``int`` (shift or goto: the next state) or a
+reduction's ``(length, callback, rule name)``."""
+
+Scan = tuple[tuple[Any, ...], frozenset[str], frozenset[str], dict[str, Any]]
+"""A state's lexer: its compiled expressions (Lark splits one that has too many groups), the
+types it ignores, the types whose text may hold a line break, and its token callbacks (a
+keyword matched by a name's expression is retyped, Lark's ``UnlessCallback``)."""
+
+
+class _Rows(dict[int, Row]):
+    def __init__(self, states: dict[int, dict[str, Any]], callbacks: dict[Any, Any]) -> None:
+        super().__init__()
+        self._states = states
+        self._callbacks = callbacks
+
+    def __missing__(self, state: int) -> Row:
+        row: Row = {}
+        for name, (action, arg) in self._states[state].items():
+            if action is Shift:
+                row[name] = arg
+            else:
+                row[name] = (len(arg.expansion), self._callbacks[arg], arg.origin.name)
+        self[state] = row
+        return row
+
+
+class _Scans(dict[int, Scan]):
+    def __init__(self, lexers: Any) -> None:
+        super().__init__()
+        self._lexers = lexers
+        self._by_lexer: dict[int, Scan] = {}
+
+    def __missing__(self, state: int) -> Scan:
+        lexer: BasicLexer = self._lexers[state]
+        scan = self._by_lexer.get(id(lexer))
+        if scan is None:
+            scanner = lexer.scanner  # builds the expressions and lexer.callback
+            scan = self._by_lexer[id(lexer)] = (
+                tuple(scanner._mres),
+                frozenset(lexer.ignore_types),
+                frozenset(lexer.newline_types),
+                {kind: _words(call) for kind, call in lexer.callback.items()},
+            )
+        self[state] = scan
+        return scan
+
+
+def fusable(lark: Lark) -> bool:
+    """Whether ``lark`` is an LALR parser with a contextual lexer of Lark's plain kind, no
+    post-lexer and no lexer callbacks of the user's: what :class:`Fused` reproduces."""
+    frontend: Any = lark.parser
+    lexer = getattr(frontend, "lexer", None)
+    table = getattr(getattr(frontend, "parser", None), "_parse_table", None)
+    lexers = getattr(lexer, "lexers", None)
+    return (
+        table is not None
+        and lexers is not None
+        and getattr(frontend, "postlex", None) is None
+        and not lark.options.lexer_callbacks
+        and all(isinstance(lex, BasicLexer) for lex in dict.values(lexers))
+    )
+
+
+class Fused:
+    """One parser's fused lexer and driver with one set of callbacks (a builder's)."""
+
+    def __init__(self, lark: Lark, callbacks: dict[Any, Callable[[Any], Any]]) -> None:
+        frontend: Any = lark.parser
+        table = frontend.parser._parse_table
+        self._rows = _Rows(table.states, callbacks)
+        self._scans = _Scans(frontend.lexer.lexers)
+        self._start = table.start_states["start"]
+        self._end = table.end_states["start"]
+        self._on_token = {k: v for k, v in callbacks.items() if isinstance(k, str)}
+
+    def parse(self, text: str) -> Any:
+        """The start rule's value for ``text``, as Lark's driver would reduce it."""
+        rows, scans, on_token = self._rows, self._scans, self._on_token
+        states = [self._start]
+        values: list[Any] = []
+        pos, line, line_start, end = 0, 1, 0, len(text)
+        token: Token | None = None
+        while pos < end:
+            mres, ignore, newlines, retype = scans[states[-1]]
+            match = None
+            for mre in mres:
+                match = mre.match(text, pos)
+                if match is not None:
+                    break
+            if match is None:
+                raise Fallback
+            value: str = match.group(0)
+            kind = match.lastgroup
+            ignored = kind in ignore
+            if ignored and kind not in retype:
+                if kind in newlines and "\n" in value:
+                    line += value.count("\n")
+                    line_start = pos + value.rindex("\n") + 1
+                pos += len(value)
+                continue
+            token = _new_str(Token, value)
+            token.type = kind
+            token.value = value
+            token.start_pos = pos
+            token.line = line
+            token.column = pos - line_start + 1
+            if kind in newlines and "\n" in value:
+                line += value.count("\n")
+                line_start = pos + value.rindex("\n") + 1
+            pos += len(value)
+            token.end_line = line
+            token.end_column = pos - line_start + 1
+            token.end_pos = pos
+            if kind in retype:
+                token = _retyped(retype[kind], token)
+            if ignored:
+                continue
+            _feed(rows, states, values, token, on_token)
+        if token is None:
+            last = Token("$END", "", 0, 1, 1)
+        else:
+            last = Token.new_borrow_pos("$END", "", token)
+        return _finish(rows, states, values, last, self._end)
+
+
+def _words(callback: Any) -> Any:
+    """A lexer's token callback as the fused loop calls it: Lark's ``UnlessCallback`` (a
+    keyword's text matched by a name's expression is the keyword) of plain keywords as a
+    dict of each keyword's text to its type (the same answer as its expression's
+    ``fullmatch``); another callback as it is."""
+    if callback.__class__ is not UnlessCallback:
+        return callback  # pragma: no cover - the grammar has no other token callback
+    scanner = callback.scanner
+    if scanner.g_regex_flags or any(
+        t.pattern.type != "str" or t.pattern.flags for t in scanner.terminals
+    ):
+        return callback  # pragma: no cover - the grammar's keywords are plain
+    words: dict[str, str] = {}
+    for t in scanner.terminals:
+        words.setdefault(t.pattern.value, t.name)
+    return words
+
+
+def _retyped(callback: Any, token: Token) -> Token:
+    if callback.__class__ is dict:
+        found = callback.get(token.value)
+    elif callback.__class__ is UnlessCallback:  # pragma: no cover - see _words
+        found = callback.scanner.fullmatch(token.value)
+    else:  # pragma: no cover - the grammar has no other token callback
+        raise Fallback
+    if found is not None:
+        token.type = found
+    return token
+
+
+def _feed(
+    rows: _Rows, states: list[int], values: list[Any], token: Token, on_token: dict[str, Any]
+) -> None:
+    """``ParserState.feed_token`` for a token that is not the end."""
+    kind = token.type
+    while True:
+        act = rows[states[-1]].get(kind)
+        if act is None:
+            raise Fallback
+        if act.__class__ is int:
+            states.append(act)
+            check = on_token.get(kind)
+            values.append(token if check is None else check(token))
+            return
+        size, callback, origin = act
+        if size:
+            children = values[-size:]
+            del states[-size:]
+            del values[-size:]
+        else:
+            children = []
+        values.append(callback(children))
+        states.append(rows[states[-1]][origin])
+
+
+def _finish(rows: _Rows, states: list[int], values: list[Any], last: Token, end: int) -> Any:
+    """``ParserState.feed_token(last, is_end=True)``: the reductions the end makes."""
+    while True:
+        act = rows[states[-1]].get(last.type)
+        if act is None or act.__class__ is int:
+            raise Fallback
+        size, callback, origin = act
+        if size:
+            children = values[-size:]
+            del states[-size:]
+            del values[-size:]
+        else:
+            children = []
+        values.append(callback(children))
+        states.append(rows[states[-1]][origin])
+        if states[-1] == end:
+            return values[-1]

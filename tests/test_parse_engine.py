@@ -1,0 +1,63 @@
+"""The DSL parse's engine (issue 44): the fused lexer and driver (rulesdsl.frontends.dsl_driver)
+give what Lark's driver gives, and a builder reused for another parse keeps nothing of the last
+one."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulesdsl.frontends import dsl
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLED = sorted((ROOT / "rulesets").glob("*.terrain"))
+BREAKS = ("", "{", "}", '"', "\n", "$", "|", " x ", "\\\n", "# c\n", "\x01", "9" * 400, "->")
+
+
+def _corpus() -> list[tuple[str, str]]:
+    """Every bundled ruleset, and copies of them broken at random places (a stray character,
+    a dropped one, a control character, a huge number, a line joined)."""
+    texts = [(str(p), p.read_text("utf-8")) for p in BUNDLED]
+    small = [text for _, text in texts if len(text) < 8_000]  # each error is a parse again
+    rng = random.Random(44)
+    for i in range(30):
+        text = rng.choice(small)
+        at = rng.randrange(len(text))
+        texts.append((f"broken{i}.terrain", text[:at] + rng.choice(BREAKS) + text[at + i % 3 :]))
+    texts += [("empty.terrain", ""), ("blank.terrain", "\n \n"), ("note.terrain", "# a\n")]
+    return texts
+
+
+def _parse_all(texts: list[tuple[str, str]]) -> list[Any]:
+    parser = dsl.Parser()
+    return [parser._parse(text, path) for path, text in texts]
+
+
+def test_the_fused_driver_gives_lark_s_trees_and_diagnostics(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    texts = _corpus()
+    monkeypatch.setattr(dsl, "_SPARE", [])
+    fused = _parse_all(texts)
+    assert all(b.fused is not None and b.fused[1] is not None for b in dsl._SPARE)
+    monkeypatch.setattr(dsl, "_SPARE", [])
+    monkeypatch.setattr(dsl, "fusable", lambda lark: False)
+    lark = _parse_all(texts)
+    assert sum(1 for _, errors in lark if errors) >= 10  # the broken copies are broken
+    for (path, _), ours, theirs in zip(texts, fused, lark, strict=True):
+        assert ours == theirs, path
+        assert repr(ours) == repr(theirs), path  # positions, tokens' types and all
+
+
+def test_a_reused_builder_keeps_no_diagnostic_nor_depth_of_the_last_parse() -> None:
+    parser = dsl.Parser()
+    bad = BUNDLED[0].read_text("utf-8").replace('"', '"\x01', 1) + "\nx 1" + "9" * 400 + "\n"
+    first = parser.parse(bad, "bad.terrain")[1]
+    assert {d.code for d in first} >= {"E004"}
+    clean = parser.parse(BUNDLED[0].read_text("utf-8"), str(BUNDLED[0]))[1]
+    assert clean == []
+    assert parser.parse(bad, "bad.terrain")[1] == first  # not doubled
+    assert all(b.errors == [] and b._depths == {} and b.file == "" for b in dsl._SPARE)
