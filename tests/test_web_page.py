@@ -782,7 +782,7 @@ def same_answer(answer: dict[str, Any], expected: list[dict[str, Any]]) -> bool:
 def axe(pytestconfig: pytest.Config) -> str:
     """axe-core's script, from the test setup's npm lock (tests/js/, installed once into
     pytest's cache beside TypeScript)."""
-    from tests.test_js_target import _typescript
+    from tests.typescript import _typescript
 
     node_modules = _typescript(pytestconfig).parents[2]
     return (node_modules / "axe-core" / "axe.min.js").read_text("utf-8")
