@@ -3,8 +3,10 @@ example vector whose question the JavaScript module answers, a differential test
 questions (answers and errors identical), the declarations type-checked by TypeScript, and
 the examples of docs/module-api-js.md (a web page's script, a Foundry VTT module) run.
 
-Node runs one process per ruleset (tests/js/runner.mjs), not one per question. Without Node
-these tests are skipped, except in CI (the CI variable set), where .ci/run installs it.
+Node answers every question of a test process in one process kept running (tests/js/runner.mjs,
+each call's module imported anew), and tsc checks every consumer likewise (tests/typescript.py).
+Without Node these tests are skipped, except in CI (the CI variable set), where .ci/run
+installs it.
 """
 
 from __future__ import annotations
