@@ -2,7 +2,7 @@
 invalid arguments of every function the JavaScript module answers (lookups, parameters,
 steps, decisions, modifiers, rolls; movement, routes, facing, sight and results tables in
 tests/js_queries_*.py), drawn from a ruleset's module plan; asked of the Python module here and
-of the JavaScript module in one Node process (tests/js/runner.mjs).
+of the JavaScript module in the Node process kept running for the tests (tests/js/runner.mjs).
 
 A number is written as JSON has it: an integral number as an int (a JavaScript number has no
 int/float distinction, so the Python module is asked with the int, as a JavaScript caller's 2
@@ -11,6 +11,7 @@ is Python's 2); NaN and the infinities as ``{"$float": ...}``.
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import os
@@ -408,14 +409,46 @@ def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
         return {"error": type(error).__name__, "message": str(error)}
 
 
+_runner: list[subprocess.Popen[str]] = []
+"""The Node process that answers this test process's questions (tests/js/runner.mjs)."""
+
+
+def _running() -> subprocess.Popen[str]:
+    if not _runner or _runner[0].poll() is not None:
+        node = subprocess.Popen(
+            ["node", str(RUNNER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+        _runner[:] = [node]
+    return _runner[0]
+
+
+@atexit.register
+def _stop() -> None:
+    for node in _runner:
+        if node.stdin is not None:
+            node.stdin.close()
+        node.wait(timeout=30)
+
+
 def ask_node(module_path: Path, queries: list[Query]) -> list[dict[str, Any]]:
-    """The JavaScript module's answers, in one Node process."""
-    request = json.dumps({"module": str(module_path), "queries": queries})
-    done = subprocess.run(
-        ["node", str(RUNNER)], input=request, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    answers: list[dict[str, Any]] = json.loads(done.stdout)
+    """The JavaScript module's answers, from the one Node process kept running for the tests
+    (a module imported anew for each call: a fresh instance, as a process of its own had it)."""
+    node = _running()
+    assert node.stdin is not None and node.stdout is not None
+    node.stdin.write(json.dumps({"module": str(module_path), "queries": queries}) + "\n")
+    node.stdin.flush()
+    line = node.stdout.readline()
+    assert line, f"tests/js/runner.mjs stopped (exit status {node.poll()})"
+    reply = json.loads(line)
+    if reply["stopping"]:  # its heap is full of the modules it imported: the next call starts one
+        _stop()
+        _runner.clear()
+    assert "failed" not in reply, reply.get("failed")
+    answers: list[dict[str, Any]] = reply["answers"]
     return answers
 
 

@@ -288,18 +288,28 @@ def _given(spec: Any, build: Callable[[Any], Any]) -> Any:
     return None if spec is None else build(spec)
 
 
+_last: list[Any] = [None, None]
+"""The spec :func:`board` last read and its arguments of Board: nine in ten route questions ask
+of the same spec object as the one before (each draw asks several questions of one board), and
+turning its JSON lists into tuples was most of the harness's cost of a route question. Only the
+arguments are kept (the module reads them, never changes them); each question gets a Board of
+its own, as before."""
+
+
 def board(module: ModuleType, spec: dict[str, Any]) -> Any:
     """The spec's Board, made by the Python module."""
     if "raw" in spec:
         return spec["raw"]
-    places = _given(spec["places"], lambda pairs: {tupled(p): f for p, f in pairs})
-    edges = _given(spec["edges"], lambda pairs: {tupled(e): f for e, f in pairs})
+    if _last[0] is not spec:
+        places = _given(spec["places"], lambda pairs: {tupled(p): f for p, f in pairs})
+        edges = _given(spec["edges"], lambda pairs: {tupled(e): f for e, f in pairs})
 
-    def function(pairs: list[Any]) -> Callable[[Any], list[Any]]:
-        adjacent = {tupled(p): [tupled(q) for q in a] for p, a in pairs}
-        return lambda place: adjacent.get(place, [])
+        def function(pairs: list[Any]) -> Callable[[Any], list[Any]]:
+            adjacent = {tupled(p): [tupled(q) for q in a] for p, a in pairs}
+            return lambda place: adjacent.get(place, [])
 
-    neighbours = _given(spec["neighbours"], function)
+        _last[:] = [spec, (places, edges, _given(spec["neighbours"], function))]
+    places, edges, neighbours = _last[1]
     return module.Board(places, edges, neighbours=neighbours, grid=spec["grid"])
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
-import subprocess
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -398,9 +397,10 @@ def test_the_js_module_gives_the_python_modules_arcs_and_errors(
 def test_the_js_declarations_type_check_a_caller_of_arcs(
     compiled: ir.Ruleset, node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:
-    from tests.test_js_target import TSC_STRICT, _typescript, write_package
+    from tests import typescript
+    from tests.test_js_target import write_package
+    from tests.typescript import TSC_STRICT
 
-    tsc = _typescript(pytestconfig)
     write_package(module_plan.build(compiled), tmp_path / "demo")
     (tmp_path / "package.json").write_text('{"type": "module"}\n', "utf-8")
     (tmp_path / "caller.ts").write_text(
@@ -411,9 +411,7 @@ def test_the_js_declarations_type_check_a_caller_of_arcs(
         "utf-8",
     )
     options = TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "caller.ts"], cwd=tmp_path, capture_output=True, text=True
-    )
+    done = typescript.tsc(pytestconfig, [*options, "caller.ts"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

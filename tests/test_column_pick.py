@@ -8,7 +8,6 @@ column; `diff` grades the link; a house rule that adds an outcome no column has 
 from __future__ import annotations
 
 import random
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.versions import diff as semantic
-from tests import js_queries, js_queries_feeds, test_js_target
+from tests import js_queries, js_queries_feeds, test_js_target, typescript
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_result_categories import GUNS, HEADER, HEADER_LINES
 from tests.test_sight_and_results import located
@@ -140,13 +139,10 @@ console.log(hit, named);
 def test_the_declarations_type_check_a_decisions_answer_as_the_column(
     compiler: Compiler, node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:
-    tsc = test_js_target._typescript(pytestconfig)
     test_js_target.write_package(module_plan.build(_ruleset(compiler)), tmp_path)
     (tmp_path / "consumer.ts").write_text(CONSUMER, "utf-8")
-    options = test_js_target.TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
-    )
+    options = typescript.TSC_STRICT
+    done = typescript.tsc(pytestconfig, [*options, "consumer.ts"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

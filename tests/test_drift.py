@@ -28,9 +28,9 @@ from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import drift as semantic_drift
 from rulesdsl.versions import diff as semantic
-from tests import js_queries
+from tests import js_queries, typescript
 from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
-from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
+from tests.test_js_target import node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 
@@ -330,13 +330,10 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
 def test_the_declarations_type_a_consumer_reading_the_drift(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:
-    tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset()), tmp_path)
     shutil.copy(Path(__file__).parent / "js" / "drift_consumer.ts", tmp_path / "consumer.ts")
-    options = TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
-    )
+    options = typescript.TSC_STRICT
+    done = typescript.tsc(pytestconfig, [*options, "consumer.ts"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +20,9 @@ from rulesdsl.codegen.js import module_js
 from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import facing as semantic_facing
-from tests import js_queries
+from tests import js_queries, typescript
 from tests.conftest import compile_snippet, import_rendered
-from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
+from tests.test_js_target import node, write_package
 from tests.test_route_inputs import FACING
 
 __all__ = ["node"]  # the fixture
@@ -235,12 +234,9 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
 def test_the_declarations_type_a_consumer_passing_inputs_and_outcomes_to_a_facing_unit(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:
-    tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset(SAILING)), tmp_path)
     consumer = Path(__file__).parent / "js" / "facing_inputs_consumer.ts"
     shutil.copy(consumer, tmp_path / "consumer.ts")
-    options = TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
-    )
+    options = typescript.TSC_STRICT
+    done = typescript.tsc(pytestconfig, [*options, "consumer.ts"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -14,7 +14,6 @@ import ast
 import itertools
 import random
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +23,10 @@ from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import facing as semantic_facing
+from tests import typescript
 from tests.conftest import compile_snippet, import_rendered
 from tests.guide_answers import js_differential
-from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
+from tests.test_js_target import node, write_package
 from tests.test_sight_and_results import located
 
 __all__ = ["node"]  # the fixture
@@ -296,11 +296,8 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
 def test_the_declarations_type_the_marks_of_a_facing_route(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:
-    tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset(SAILING)), tmp_path)
     shutil.copy(Path(__file__).parent / "js" / "facing_whole_consumer.ts", tmp_path / "consumer.ts")
-    options = TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
-    )
+    options = typescript.TSC_STRICT
+    done = typescript.tsc(pytestconfig, [*options, "consumer.ts"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -27,14 +27,16 @@ from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import moves as semantic_moves
 from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
+from tests import typescript
 from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
 from tests.guide_answers import guide_answers, js_differential
-from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
+from tests.test_js_target import node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 from tests.test_stall import FACING, PLACES, ROW, STALL
 from tests.test_state import HEADER
 from tests.test_state import RULES as STATE_RULES
+from tests.typescript import TSC_STRICT
 
 __all__ = ["node"]  # the fixture
 
@@ -202,12 +204,8 @@ def typed(node: str, tmp_path_factory: pytest.TempPathFactory, pytestconfig: Any
             module_plan.build(_ruleset(RULES if case == "first" else BOTH)), folder / case
         )
         (folder / case / "consumer.ts").write_text(consumer, "utf-8")
-    command = [node, str(_typescript(pytestconfig)), *TSC_STRICT]
-    done = subprocess.run(
-        [*command, *(f"{case}/consumer.ts" for case in TYPED)],
-        cwd=folder,
-        capture_output=True,
-        text=True,
+    done = typescript.tsc(
+        pytestconfig, [*TSC_STRICT, *(f"{case}/consumer.ts" for case in TYPED)], folder
     )
     if done.returncode == 0:
         return ""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import random
-import subprocess
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -24,9 +23,9 @@ from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import free_facing
 from rulesdsl.versions import diff as semantic
-from tests import js_queries, js_queries_freefacing
+from tests import js_queries, js_queries_freefacing, typescript
 from tests.conftest import compile_snippet
-from tests.test_js_target import TSC_STRICT, _needed, _typescript, write_package
+from tests.test_js_target import _needed, write_package
 from tests.test_sight_and_results import load, yaml_errors
 
 HEADER = (
@@ -179,13 +178,10 @@ def test_the_declarations_type_check_a_consumer_of_free_move(
 ) -> None:
     ruleset, _ = _compiled(compiler, TANK + JEEP)
     assert ruleset is not None
-    tsc = _typescript(pytestconfig)
     write_package(module_plan.build(ruleset), tmp_path)
     (tmp_path / "consumer.ts").write_text(CONSUMER, "utf-8")
-    options = TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
-    )
+    options = typescript.TSC_STRICT
+    done = typescript.tsc(pytestconfig, [*options, "consumer.ts"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import shutil
-import subprocess
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -21,11 +20,11 @@ from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import free_facing
-from tests import js_queries
+from tests import js_queries, typescript
 from tests.conftest import compile_snippet
 from tests.test_examples_route_inputs import _vectors, js_answers, replay_python
 from tests.test_free_facing import HEADER, JEEP, TANK, _legs
-from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
+from tests.test_js_target import node, write_package
 from tests.test_sight_and_results import load, located
 
 __all__ = ["node"]  # the fixture, used by name
@@ -153,13 +152,10 @@ def test_js_module_answers_free_moves_with_whole_move_rules_as_python(
 def test_the_declarations_type_legs_that_name_features_and_the_marks(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:
-    tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset()), tmp_path)
     shutil.copy(Path(__file__).parent / "js" / "free_whole_consumer.ts", tmp_path / "consumer.ts")
-    options = TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
-    )
+    options = typescript.TSC_STRICT
+    done = typescript.tsc(pytestconfig, [*options, "consumer.ts"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +18,10 @@ from rulesdsl.codegen.js import facing as js_facing
 from rulesdsl.codegen.js import moves as js_moves
 from rulesdsl.codegen.plan import movement as plan_movement
 from rulesdsl.codegen.plan import values as plan_values
-from tests import js_queries
+from tests import js_queries, typescript
 from tests.conftest import load_generated
 from tests.test_js_target import (
     TESTS_JS,
-    TSC_STRICT,
-    _typescript,
     mismatched_functions,
     node,
     plan_of,
@@ -181,14 +178,8 @@ def test_declarations_type_check_a_consumer_of_facing_routes(
     """void_patrol.d.ts declares FACINGS and the route functions' overloads for a unit type
     with facing (a FacingRoute of [place, heading] pairs): tests/js/consumer_facing.ts
     type-checks."""
-    tsc = _typescript(pytestconfig)
     write_package(plan_of("void_patrol"), tmp_path)
     shutil.copy(TESTS_JS / "consumer_facing.ts", tmp_path / "consumer_facing.ts")
-    options = TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "consumer_facing.ts"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
+    options = typescript.TSC_STRICT
+    done = typescript.tsc(pytestconfig, [*options, "consumer_facing.ts"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr

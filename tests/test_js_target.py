@@ -3,8 +3,10 @@ example vector whose question the JavaScript module answers, a differential test
 questions (answers and errors identical), the declarations type-checked by TypeScript, and
 the examples of docs/module-api-js.md (a web page's script, a Foundry VTT module) run.
 
-Node runs one process per ruleset (tests/js/runner.mjs), not one per question. Without Node
-these tests are skipped, except in CI (the CI variable set), where .ci/run installs it.
+Node answers every question of a test process in one process kept running (tests/js/runner.mjs,
+each call's module imported anew), and tsc checks every consumer likewise (tests/typescript.py).
+Without Node these tests are skipped, except in CI (the CI variable set), where .ci/run
+installs it.
 """
 
 from __future__ import annotations
@@ -12,11 +14,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-import os
 import re
-import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from rulesdsl.codegen.js import results as js_results
 from rulesdsl.codegen.js import sight as js_sight
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
-from tests import js_queries
+from tests import js_queries, typescript
 from tests.conftest import (
     GENERATED,
     ROOT,
@@ -43,20 +42,11 @@ from tests.conftest import (
     load_generated,
 )
 from tests.test_registries import RULESET as TINY
+from tests.typescript import TSC_STRICT, _needed
 
 IDS = sorted(p.stem for p in RULESETS.glob("*.terrain"))
 TESTS_JS = ROOT / "tests" / "js"
 DOC = ROOT / "docs" / "module-api-js.md"
-
-
-def _needed(tool: str) -> str:
-    """The path of ``tool``; the test is skipped without it, but fails in CI."""
-    found = shutil.which(tool)
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{tool} is missing in CI: .ci/run installs it")
-        pytest.skip(f"{tool} is not installed (CI installs it: .ci/run)")
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -492,47 +482,35 @@ def test_js_package_is_deterministic_and_names_its_ruleset(
     assert package["exports"]["."]["default"] == "./heavy_gear.js"
 
 
-TSC_STRICT = [
-    *("--noEmit", "--strict", "--module", "nodenext", "--target", "es2022"),
-    "--skipDefaultLibCheck",
-]
-"""The options of every ``tsc`` run of the suite. TypeScript's own lib files are read but not
-checked again on each run (1.6 of a run's 2.8 s of CPU): they are TypeScript's, and the
-declarations we write are modules that add no globals, so no error of ours can be in them."""
-
-
-def _typescript(pytestconfig: pytest.Config) -> Path:
-    """tsc from the test setup's lock file (tests/js/), installed once into pytest's cache."""
-    npm = _needed("npm")
-    store = getattr(pytestconfig, "cache", None)  # None under -p no:cacheprovider
-    if store is not None:
-        cache = Path(store.mkdir("js-typescript"))
-    else:
-        cache = Path(tempfile.gettempdir()) / "rulesdsl-js-typescript"
-        cache.mkdir(exist_ok=True)
-    lock = (TESTS_JS / "package-lock.json").read_text("utf-8")
-    tsc = cache / "node_modules" / "typescript" / "bin" / "tsc"
-    if not tsc.exists() or (cache / "package-lock.json").read_text("utf-8") != lock:
-        for name in ("package.json", "package-lock.json"):
-            shutil.copy(TESTS_JS / name, cache / name)
-        subprocess.run(
-            [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=cache, check=True
-        )
-    return tsc
+MISSPELT = {
+    'lookup("setup", "open_lane")': 'lookup("setup", "open_lame")',
+    "climb(1.5)": 'climb("1.5")',
+}
+"""Two mistakes a consumer can make, each a type error (a misspelt row, a string for a number)."""
 
 
 def test_declarations_type_check_a_consumer(
     node: str, plans: dict[str, module_plan.ModulePlan], tmp_path: Path, pytestconfig: Any
 ) -> None:
-    tsc = _typescript(pytestconfig)
+    """The consumer type-checks; the ``tsc`` command and the one kept running for the suite
+    (tests/typescript.py) report the same errors, in the same words, with the same exit
+    status, for the consumer and a copy of it with mistakes (MISSPELT) in another folder."""
     write_package(plans["heavy_gear"], tmp_path)
     write_package(plans["hex_operational"], tmp_path / "hex_operational")  # results tables
-    shutil.copy(TESTS_JS / "consumer.ts", tmp_path / "consumer.ts")
-    options = TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    consumer = (TESTS_JS / "consumer.ts").read_text("utf-8")
+    (tmp_path / "consumer.ts").write_text(consumer, "utf-8")
+    wrong = consumer.replace('from "./', 'from "../')
+    for right, mistake in MISSPELT.items():
+        assert right in wrong
+        wrong = wrong.replace(right, mistake)
+    (tmp_path / "wrong").mkdir()
+    (tmp_path / "wrong" / "consumer.ts").write_text(wrong, "utf-8")
+    args = [*TSC_STRICT, "consumer.ts", "wrong/consumer.ts"]
+    done = typescript.tsc(pytestconfig, args, tmp_path, cli=True)
+    errors = [line for line in done.stdout.splitlines() if not line.startswith(" ")]
+    assert [e.split("(")[0] for e in errors] == ["wrong/consumer.ts"] * len(MISSPELT), done
+    kept = typescript.tsc(pytestconfig, args, tmp_path)
+    assert (kept.returncode, kept.stdout) == (done.returncode, done.stdout) != (0, "")
 
 
 def doc_blocks() -> Iterator[tuple[str, str]]:

@@ -17,6 +17,7 @@ import pytest
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
+from tests import typescript
 from tests.conftest import MYPY_CACHE, compile_snippet
 from tests.test_facing_shares import BOG
 from tests.test_free_facing import HEADER as FREE_HEADER
@@ -25,7 +26,7 @@ from tests.test_free_facing_whole_move import BONUS as FREE_BONUS
 from tests.test_free_facing_whole_move import MARK as FREE_MARK
 from tests.test_free_facing_whole_move import RULES as FREE_WHOLE
 from tests.test_free_facing_whole_move import WATER as FREE_WATER
-from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
+from tests.test_js_target import node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_route_inputs import FACING as LEDGES_FACING
 from tests.test_route_inputs import RULES as LEDGES
@@ -190,11 +191,10 @@ def test_modules_of_combined_route_features_are_mypy_strict_clean(rendered: Path
 def test_declarations_of_combined_route_features_pass_tsc_strict(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:
-    tsc = _typescript(pytestconfig)
     typed = [
         str(write_package(_compiled(text), tmp_path / name).with_suffix(".d.ts"))
         for name, text in COMBINATIONS.items()
     ]
-    options = TSC_STRICT
-    done = _run(node, str(tsc), *options, *typed)
+    options = typescript.TSC_STRICT
+    done = typescript.tsc(pytestconfig, [*options, *typed], Path.cwd())
     assert done.returncode == 0, done.stdout + done.stderr

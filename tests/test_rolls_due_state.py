@@ -24,9 +24,10 @@ from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics.routes import place_rolls
+from tests import typescript
 from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
 from tests.guide_answers import js_differential
-from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
+from tests.test_js_target import node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_state import HEADER
 
@@ -243,11 +244,8 @@ def test_a_module_with_a_roll_in_a_band_comes_out_formatted_and_typed(
 def test_the_declarations_type_rolls_due_given_a_state(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:
-    tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset(Compiler())), tmp_path)
     shutil.copy(Path(__file__).parent / "js" / "roll_band_consumer.ts", tmp_path / "consumer.ts")
-    options = TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
-    )
+    options = typescript.TSC_STRICT
+    done = typescript.tsc(pytestconfig, [*options, "consumer.ts"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr

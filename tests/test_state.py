@@ -28,9 +28,10 @@ from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import moves as semantic_moves
 from rulesdsl.semantics import routes as semantic_routes
 from rulesdsl.versions import diff as semantic
+from tests import typescript
 from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
 from tests.guide_answers import js_differential
-from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
+from tests.test_js_target import node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 
@@ -436,13 +437,10 @@ def test_a_module_with_state_lines_comes_out_formatted_and_typed(
 def test_the_declarations_type_a_consumer_passing_a_state(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:
-    tsc = _typescript(pytestconfig)
     write_package(module_plan.build(_ruleset(Compiler())), tmp_path)
     shutil.copy(Path(__file__).parent / "js" / "state_consumer.ts", tmp_path / "consumer.ts")
-    options = TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
-    )
+    options = typescript.TSC_STRICT
+    done = typescript.tsc(pytestconfig, [*options, "consumer.ts"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

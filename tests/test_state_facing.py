@@ -24,9 +24,10 @@ from rulesdsl.codegen.js.facing import facing_js
 from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import facing as semantic_facing
+from tests import typescript
 from tests.conftest import MYPY_CACHE, compile_snippet, import_rendered
 from tests.guide_answers import js_differential
-from tests.test_js_target import TSC_STRICT, _typescript, node, write_package
+from tests.test_js_target import node, write_package
 from tests.test_module_layout import ruff_would_reformat
 from tests.test_sight_and_results import located
 from tests.test_state import HEADER, RULES
@@ -261,7 +262,6 @@ def test_the_declarations_type_a_consumer_passing_a_state_to_a_facing_unit(
     node: str, tmp_path: Path, pytestconfig: Any, wind: bool
 ) -> None:
     """With a unit type that tacks, reachable's facing overload takes the wind and the state."""
-    tsc = _typescript(pytestconfig)
     facing = FACING.replace("per hexside\n", "per hexside, tack +2 MP\n", 1) if wind else FACING
     write_package(module_plan.build(_ruleset(Compiler(), RULES + facing)), tmp_path)
     consumer = (Path(__file__).parent / "js" / "state_facing_consumer.ts").read_text("utf-8")
@@ -269,10 +269,8 @@ def test_the_declarations_type_a_consumer_passing_a_state_to_a_facing_unit(
         options = "{ wind: 0, state: { speed: 5, altitude: 2 } }"
         consumer += f'm.reachable(b, "fighter", [[0, 0], 0], 4, {options});\n'
     (tmp_path / "consumer.ts").write_text(consumer, "utf-8")
-    options = TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "consumer.ts"], cwd=tmp_path, capture_output=True, text=True
-    )
+    options = typescript.TSC_STRICT
+    done = typescript.tsc(pytestconfig, [*options, "consumer.ts"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

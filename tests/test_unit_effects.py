@@ -8,7 +8,6 @@ for its misuse. The Python and JavaScript modules answer ``effect(table, outcome
 from __future__ import annotations
 
 import random
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_terrain, to_yaml
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.versions import diff as semantic
-from tests import js_queries, js_queries_unitvalue, test_js_target
+from tests import js_queries, js_queries_unitvalue, test_js_target, typescript
 from tests.conftest import compile_snippet, import_rendered, render
 
 HEADER = (
@@ -339,7 +338,6 @@ def test_two_keywords_that_disagree_with_no_precedence_are_reported(
 def test_the_declarations_type_check_a_consumer_of_effect(
     compiler: Compiler, node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:
-    tsc = test_js_target._typescript(pytestconfig)
     rs = _ruleset(compiler, FALL + SHOT, tmp_path)
     test_js_target.write_package(module_plan.build(rs), tmp_path / "snippet")
     consumer = (
@@ -350,8 +348,6 @@ def test_the_declarations_type_check_a_consumer_of_effect(
         'effect("fall", "long", "falls", "tank");\n'
     )
     (tmp_path / "consumer.mts").write_text(consumer, "utf-8")
-    options = test_js_target.TSC_STRICT
-    done = subprocess.run(
-        [node, str(tsc), *options, "consumer.mts"], cwd=tmp_path, capture_output=True, text=True
-    )
+    options = typescript.TSC_STRICT
+    done = typescript.tsc(pytestconfig, [*options, "consumer.mts"], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -8,11 +8,12 @@ The browser is Debian's chromium over the DevTools protocol (tests/test_watch.py
 
 from __future__ import annotations
 
+import atexit
 import json
 import random
 import re
+import time
 import warnings
-from collections.abc import Iterator
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
@@ -75,10 +76,17 @@ def pages(rulesets: dict[str, ir.Ruleset], tmp_path_factory: pytest.TempPathFact
     return folder
 
 
+_chromium: list[Browser] = []
+"""The headless Chromium of this test process's web page tests: one for this module's and
+tests/test_web_page_state.py's and _totals's (one xdist group), started on first use, closed
+when the process ends. Each test opens its page anew (:func:`visit`)."""
+
+
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    chromium = Browser(tmp_path_factory.mktemp("profile"))
-    try:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Browser:
+    if not _chromium or _chromium[0].process.poll() is not None:
+        chromium = Browser(tmp_path_factory.mktemp("profile"))
+        atexit.register(chromium.close)
         chromium.open("about:blank")
         chromium.call("Network.enable")
         chromium.call(
@@ -88,18 +96,32 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
             downloadThroughput=-1,
             uploadThroughput=-1,
         )
-        yield chromium
-    finally:
-        chromium.close()
+        _chromium[:] = [chromium]
+    return _chromium[0]
 
 
 def visit(browser: Browser, page: Path) -> None:
     """Opens ``page`` (with the network off) and waits until its script has run."""
     url = page.as_uri()
     browser.call("Page.navigate", url=url)
-    browser.wait_for(
-        "location.href + ' ' + (document.documentElement.dataset.ready ?? '')", url + " yes"
+    wait_for(
+        browser,
+        "location.href + ' ' + (document.documentElement.dataset.ready ?? '')",
+        url + " yes",
     )
+
+
+def wait_for(browser: Browser, expression: str, wanted: str) -> str:
+    """``Browser.wait_for``, asking every 10 ms rather than every 100: a page is ready and
+    shows an answer within tens of milliseconds, so most of each 100 ms wait was idle."""
+    deadline = time.monotonic() + TIMEOUT
+    seen = ""
+    while time.monotonic() < deadline:
+        seen = browser.text(expression)
+        if wanted in seen:
+            return seen
+        time.sleep(0.01)
+    raise AssertionError(f"{wanted!r} never showed; last seen: {seen[:500]!r}")
 
 
 def evaluate(browser: Browser, expression: str) -> Any:
@@ -782,7 +804,7 @@ def same_answer(answer: dict[str, Any], expected: list[dict[str, Any]]) -> bool:
 def axe(pytestconfig: pytest.Config) -> str:
     """axe-core's script, from the test setup's npm lock (tests/js/, installed once into
     pytest's cache beside TypeScript)."""
-    from tests.test_js_target import _typescript
+    from tests.typescript import _typescript
 
     node_modules = _typescript(pytestconfig).parents[2]
     return (node_modules / "axe-core" / "axe.min.js").read_text("utf-8")
@@ -1030,8 +1052,8 @@ def change_cell(browser: Browser, cell: dict[str, Any], value: float) -> str:
 }})()""",
     )
     made = [{"feature": cell["feature"], "mode": cell["mode"], "value": value}]
-    browser.wait_for(
-        "document.documentElement.dataset.variant", json.dumps(made, separators=(",", ":"))
+    wait_for(
+        browser, "document.documentElement.dataset.variant", json.dumps(made, separators=(",", ":"))
     )
     return download(browser)
 
@@ -1104,7 +1126,7 @@ def test_undo_in_the_workshop_gives_back_the_ruleset_s_own_answers(
     evaluate(browser, place)
     assert json.loads(evaluate(browser, cost)) == {"number": 2}
     evaluate(browser, "document.querySelector('#workshop button.undo').click(); 0")
-    browser.wait_for("document.documentElement.dataset.variant", "[]")
+    wait_for(browser, "document.documentElement.dataset.variant", "[]")
     evaluate(browser, place)
     assert json.loads(evaluate(browser, cost)) == {"number": 3}
     assert evaluate(browser, "document.querySelector('#workshop a.download').hidden") is True
@@ -1202,8 +1224,8 @@ def test_modifier_and_dice_row_changes_download_a_house_rule_that_answers_as_the
         row = f"{change['table']} {change['row']}"
         apply_in_workshop(browser, "dice", [("total", change["total"]), ("row", row)])
         made.append(change)
-    browser.wait_for(
-        "document.documentElement.dataset.variant", json.dumps(made, separators=(",", ":"))
+    wait_for(
+        browser, "document.documentElement.dataset.variant", json.dumps(made, separators=(",", ":"))
     )
     text = download(browser)
     compiled = Compiler().compile_text(text, str(RULESETS / f"{name}_workshop.terrain"))

@@ -1,7 +1,10 @@
-// Asks a generated JavaScript module many questions in one process (issue 37): reads
-// {"module": path, "queries": [{"function", "args", "kwargs"}]} as JSON on stdin and writes
-// one answer per query, in the example vectors' plain form, or the error's code and message.
-// A number written {"$float": "nan" | "inf" | "-inf"} is that float (JSON has none).
+// Asks generated JavaScript modules many questions (issue 37), kept running for the tests
+// (tests/js_queries.py ask_node): reads one request a line on stdin, {"module": path,
+// "queries": [{"function", "args", "kwargs"}]} as JSON, and writes one line back: an answer
+// per query, in the example vectors' plain form, or the error's code and message. Each request
+// imports its module anew (a fresh instance, its caches empty, as a Node process of its own
+// had it). A number written {"$float": "nan" | "inf" | "-inf"} is that float (JSON has none).
+import readline from "node:readline";
 import { pathToFileURL } from "node:url";
 import { answerRoute, vectorRoute } from "./routes.mjs";
 import { answerFacing, facingVectorRoute } from "./facing.mjs";
@@ -135,12 +138,8 @@ function ask(m, query) {
   throw new Error(`the module does not answer ${fn}`);
 }
 
-console.warn = () => {}; // a ConflictWarning is not an answer
-const chunks = [];
-for await (const chunk of process.stdin) chunks.push(chunk);
-const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-const m = await import(pathToFileURL(request.module).href);
-const answers = request.queries.map((query) => {
+/** One query's answer, or the error the module raised. */
+function answer(m, query) {
   try {
     if (query.freefacing) { // a free move off the grid (tests/js_queries_freefacing.py)
       const [mode, legs, allowance] = decoded(query.args);
@@ -156,5 +155,22 @@ const answers = request.queries.map((query) => {
   } catch (error) {
     return { error: error.code ?? error.constructor.name, message: error.message };
   }
-});
-process.stdout.write(JSON.stringify(answers));
+}
+
+console.warn = () => {}; // a ConflictWarning is not an answer
+const LIMIT = 512 * 2 ** 20; // bytes of heap past which the runner stops after its reply
+let asked = 0;
+for await (const line of readline.createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+  let reply;
+  try {
+    const request = JSON.parse(line);
+    asked += 1;
+    const m = await import(`${pathToFileURL(request.module).href}?request=${asked}`);
+    reply = { answers: request.queries.map((query) => answer(m, query)) };
+  } catch (error) {
+    reply = { failed: String(error?.stack ?? error) }; // the module did not load
+  }
+  const full = process.memoryUsage().heapUsed > LIMIT; // modules imported stay loaded
+  process.stdout.write(JSON.stringify({ ...reply, stopping: full }) + "\n");
+  if (full) break;
+}
