@@ -68,6 +68,7 @@ class MergeMeter:
 
 def compile_all(folder: Path) -> int:
     compiler = Compiler()
+    compiler.parsed_texts = None  # every round parses (the process keeps small files' parses)
     compiled = [compiler.compile_file(p) for p in ruleset_files(folder)]
     assert all(c.ok for c in compiled), [d.message for c in compiled for d in c.diagnostics]
     return len(compiled)

@@ -224,7 +224,9 @@ def main() -> None:
     cpus: list[float] = []
     for _ in range(args.repeat):
         start, cpu = time.perf_counter(), time.process_time()
-        Compiler().compile_file(path)
+        compiler = Compiler()
+        compiler.parsed_texts = None  # a real parse each round (the process keeps small ones)
+        compiler.compile_file(path)
         references.append(time.perf_counter() - start)
         cpus.append(time.process_time() - cpu)
     reference, reference_cpu = statistics.median(references), statistics.median(cpus)
