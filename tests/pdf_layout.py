@@ -466,6 +466,9 @@ class Written:
     pdf: Rendered
     """The PDF, with the losses its loss check found."""
     layout: Layout
+    tight: tuple[tuple[str, tuple[float, float]], ...] | None = None
+    """The room its refit left the blocks that lost text (``Refit.tight``), where known (the
+    deck the build wrote): the cards it wrote are :func:`build_deck`'s with it."""
 
 
 @cache
@@ -513,7 +516,8 @@ def _built_deck(name: str, lang: str) -> Written | None:
     refit = Refit(ruleset(name), lang, DEFAULT_SIZE, None, DEFAULT_PAPER, sheet=model.sheet)
     with gc_paused(), _counted() as layouts, _stored_subsets():
         document, losses = layout_losses(html, refit=refit)
-        return Written(Rendered.of(pdf, losses), _read(document, losses, True, layouts))
+        read = _read(document, losses, True, layouts)
+        return Written(Rendered.of(pdf, losses), read, tuple(sorted(refit.tight.items())))
 
 
 @cache
