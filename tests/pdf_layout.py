@@ -137,7 +137,7 @@ def deck(name: str, lang: str, size: str = "poker", mode: str | None = None) -> 
     """:func:`build_deck` of a bundled ruleset, built once a process for the tests that read
     it (tests/test_print_economy.py, test_print_fit.py, test_print_parts.py,
     test_deck_bound.py, which only read it: rendering it changes nothing in it, and the
-    layout of the deck ``rulesdsl build`` writes, :func:`_built_deck`), from one sheet for
+    layouts of :func:`deck_layout` and :func:`_built_deck`), from one sheet for
     every size (:func:`sheet`). They share the xdist group
     :func:`~tests.print_economy.deck_group`, so one worker builds each deck once for all of
     them."""
@@ -449,10 +449,10 @@ def deck_layout(
     if _written(name, lang, size, mode, paper):  # laid out once for its PDF and its layout
         return written_deck(name, lang, size, mode, paper).layout
 
-    def make() -> Layout:
-        rs = ruleset(name)
-        html = render_deck_html(build_deck(rs, lang, size, mode), paper)
-        return _layout(html, cards=True, refit=Refit(rs, lang, size, mode, paper))
+    def make() -> Layout:  # the deck the other tests read, its sheet kept for the refits
+        model = deck(name, lang, size, mode)
+        refit = Refit(ruleset(name), lang, size, mode, paper, sheet=model.sheet)
+        return _layout(render_deck_html(model, paper), cards=True, refit=refit)
 
     on = "" if paper == "a4" else f"-{paper}"
     return stored(f"deck-{name}-{lang}-{size}-{mode}{on}", make)
@@ -466,6 +466,9 @@ class Written:
     pdf: Rendered
     """The PDF, with the losses its loss check found."""
     layout: Layout
+    tight: tuple[tuple[str, tuple[float, float]], ...] | None = None
+    """The room its refit left the blocks that lost text (``Refit.tight``), where known (the
+    deck the build wrote): the cards it wrote are :func:`build_deck`'s with it."""
 
 
 @cache
@@ -513,7 +516,8 @@ def _built_deck(name: str, lang: str) -> Written | None:
     refit = Refit(ruleset(name), lang, DEFAULT_SIZE, None, DEFAULT_PAPER, sheet=model.sheet)
     with gc_paused(), _counted() as layouts, _stored_subsets():
         document, losses = layout_losses(html, refit=refit)
-        return Written(Rendered.of(pdf, losses), _read(document, losses, True, layouts))
+        read = _read(document, losses, True, layouts)
+        return Written(Rendered.of(pdf, losses), read, tuple(sorted(refit.tight.items())))
 
 
 @cache

@@ -23,6 +23,7 @@ from rulesdsl.printed.cards import (
     Card,
     Deck,
     Refit,
+    build_deck,
     imposition,
     render_deck_html,
 )
@@ -230,10 +231,15 @@ def printed(kind: str, name: str, lang: str) -> Printed:
 def written_deck(name: str, lang: str) -> Deck:
     """The poker deck of ``generated/cards/`` as the build made it: :func:`deck`, or where
     its first layout lost text, the deck the build's refit cut again with less room for the
-    blocks that lost it (:class:`~rulesdsl.printed.cards.Refit`), which has other cards. Laid
-    out here as the build lays it out, so ask it only of a deck whose written cards are not
-    :func:`deck`'s."""
+    blocks that lost it (:class:`~rulesdsl.printed.cards.Refit`), which has other cards: cut
+    again here with the room the refit left them as :func:`~tests.pdf_layout.written_deck`
+    laid the built deck out (the same xdist group: :func:`deck_group`), not laid out again;
+    laid out here as the build lays it out only where that room is not known."""
     model = deck(name, lang)
+    tight = pdf_layout.written_deck(name, lang).tight
+    if tight is not None:  # () where the build did not refit it
+        rs = pdf_layout.ruleset(name)
+        return build_deck(rs, lang, "poker", None, dict(tight), model.sheet) if tight else model
     refit = Refit(pdf_layout.ruleset(name), lang, "poker", None, DEFAULT_PAPER, sheet=model.sheet)
     render_pdf(render_deck_html(model, DEFAULT_PAPER), refit=refit)
     return refit.deck or model

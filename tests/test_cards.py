@@ -26,7 +26,6 @@ from rulesdsl.printed.cards import (
     imposition,
     render_deck_html,
 )
-from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import TableView
 from rulesdsl.printed.table_slices import transposed
 from tests import pdf_layout
@@ -45,10 +44,9 @@ def cells_by_row(t: TableView) -> dict[str, list[str]]:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_every_cell_of_a_wide_table_lands_on_exactly_one_card(size: str) -> None:
-    rs = pdf_layout.ruleset("battletech_tacops")
-    whole = build_sheet(rs, "ru").sections[0].blocks[0]
+    whole = pdf_layout.sheet("battletech_tacops", "ru").sections[0].blocks[0]
     assert whole.table is not None
-    deck = build_deck(rs, "ru", size)
+    deck = pdf_layout.deck("battletech_tacops", "ru", size)  # as the layouts below cut it
     cards = [c for c in deck.cards if c.title.startswith(whole.title)]
     assert len(cards) > 1  # eleven unit types do not fit one card
     assert cards[0].title == f"{whole.title} 1/{len(cards)}"
@@ -69,7 +67,7 @@ def test_every_cell_of_a_wide_table_lands_on_exactly_one_card(size: str) -> None
 
 
 def test_a_long_table_continues_on_the_next_card_with_its_header() -> None:
-    deck = build_deck(pdf_layout.ruleset("battletech_tacops"), "en", "poker")
+    deck = pdf_layout.deck("battletech_tacops", "en")
     weather = [c for c in deck.cards if c.title.startswith("Weather")]
     assert len(weather) > 1
     for card in weather:  # each part repeats its header; a last part may hold notes only
@@ -81,7 +79,7 @@ def test_a_long_table_continues_on_the_next_card_with_its_header() -> None:
 def test_a_footnote_goes_on_the_card_of_its_first_row() -> None:
     """... or, where that row and its notes are taller than a card, on the next card of the
     same block (the notes follow the row rather than run off the card)."""
-    deck = build_deck(pdf_layout.ruleset("battletech_tacops"), "en", "poker")
+    deck = pdf_layout.deck("battletech_tacops", "en")
     before: set[str] = set()
     for card in deck.cards:
         if card.table is None:
@@ -94,7 +92,7 @@ def test_a_footnote_goes_on_the_card_of_its_first_row() -> None:
 
 def test_cards_are_numbered_and_carry_the_ruleset_identity() -> None:
     rs = pdf_layout.ruleset("heavy_gear")
-    deck = build_deck(rs, "fr", "poker")
+    deck = pdf_layout.deck("heavy_gear", "fr")
     assert [c.number for c in deck.cards] == list(range(1, len(deck.cards) + 1))
     html = render_deck_html(deck, "a4")
     total = len(deck.cards)
@@ -109,7 +107,7 @@ def test_cards_are_numbered_and_carry_the_ruleset_identity() -> None:
 
 def test_the_mech_deck_keeps_only_what_concerns_mechs() -> None:
     rs = pdf_layout.ruleset("battletech_tacops")
-    deck = build_deck(rs, "ru", "poker", mode="mech")
+    deck = pdf_layout.deck("battletech_tacops", "ru", "poker", "mech")
     # the heavy industrial zone is a layer of its own on a clear or paved hex (issue 28)
     base = [
         c
@@ -374,7 +372,7 @@ def test_a_per_mode_deck_shows_only_its_unit_types_columns(mode: str) -> None:
     holds two rows a part, so it stays split between its columns upright.)"""
     rs = pdf_layout.ruleset("battletech_tacops")
     others = {m.info.labels["en"] for m in rs.modes if m.id != mode}
-    deck = build_deck(rs, "en", "poker", mode=mode)
+    deck = pdf_layout.deck("battletech_tacops", "en", "poker", mode)
     for card in deck.cards:
         if card.table is None or not card.block.startswith("movement/"):
             continue
