@@ -202,15 +202,21 @@ def _feed(
             check = on_token.get(kind)
             values.append(token if check is None else check(token))
             return
-        size, callback, origin = act
-        if size:
-            children = values[-size:]
-            del states[-size:]
-            del values[-size:]
-        else:
-            children = []
-        values.append(callback(children))
-        states.append(rows[states[-1]][origin])
+        _reduce(rows, states, values, act)
+
+
+def _reduce(rows: _Rows, states: list[int], values: list[Any], act: Any) -> None:
+    """One reduction: the rule's children taken off the stacks, its value and the goto
+    pushed."""
+    size, callback, origin = act
+    if size:
+        children = values[-size:]
+        del states[-size:]
+        del values[-size:]
+    else:
+        children = []
+    values.append(callback(children))
+    states.append(rows[states[-1]][origin])
 
 
 def _finish(rows: _Rows, states: list[int], values: list[Any], last: Token, end: int) -> Any:
@@ -219,14 +225,6 @@ def _finish(rows: _Rows, states: list[int], values: list[Any], last: Token, end:
         act = rows[states[-1]].get(last.type)
         if act is None or act.__class__ is int:
             raise Fallback
-        size, callback, origin = act
-        if size:
-            children = values[-size:]
-            del states[-size:]
-            del values[-size:]
-        else:
-            children = []
-        values.append(callback(children))
-        states.append(rows[states[-1]][origin])
+        _reduce(rows, states, values, act)
         if states[-1] == end:
             return values[-1]
