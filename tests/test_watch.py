@@ -95,14 +95,16 @@ class Browser:
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
         return str(result["result"].get("value", ""))
 
-    def wait_for(self, expression: str, wanted: str) -> str:
+    def wait_for(self, expression: str, wanted: str, every: float = 0.1) -> str:
+        """The text of ``expression`` once it holds ``wanted``, asked every ``every``
+        seconds until :data:`TIMEOUT`."""
         deadline = time.monotonic() + TIMEOUT
         seen = ""
         while time.monotonic() < deadline:
             seen = self.text(expression)
             if wanted in seen:
                 return seen
-            time.sleep(0.1)
+            time.sleep(every)
         raise AssertionError(f"{wanted!r} never showed; last seen: {seen[:500]!r}")
 
     def close(self) -> None:

@@ -12,7 +12,6 @@ import atexit
 import json
 import random
 import re
-import time
 import warnings
 from fractions import Fraction
 from functools import partial
@@ -114,14 +113,7 @@ def visit(browser: Browser, page: Path) -> None:
 def wait_for(browser: Browser, expression: str, wanted: str) -> str:
     """``Browser.wait_for``, asking every 10 ms rather than every 100: a page is ready and
     shows an answer within tens of milliseconds, so most of each 100 ms wait was idle."""
-    deadline = time.monotonic() + TIMEOUT
-    seen = ""
-    while time.monotonic() < deadline:
-        seen = browser.text(expression)
-        if wanted in seen:
-            return seen
-        time.sleep(0.01)
-    raise AssertionError(f"{wanted!r} never showed; last seen: {seen[:500]!r}")
+    return browser.wait_for(expression, wanted, every=0.01)
 
 
 def evaluate(browser: Browser, expression: str) -> Any:
