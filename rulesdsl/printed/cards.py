@@ -196,7 +196,9 @@ def _gathered(
         if len(group) == 1:
             out.append(group[0][2])
         elif group:
-            out.append(_together(section, group, size, fonts, made))
+            found = _together_font(section, group, size, fonts, made)
+            assert found is not None  # each block joined the group where they fit together
+            out.append(_together(group, *found))
         group.clear()
 
     for block, share, parts in fitted:
@@ -303,15 +305,10 @@ def _together_font(
 
 
 def _together(
-    section: str,
-    group: Sequence[tuple[Block, tuple[float, float], Card]],
-    size: CardSize,
-    fonts: Sequence[float],
-    known: _Made | None = None,
+    group: Sequence[tuple[Block, tuple[float, float], Card]], font: float, cards: list[Card]
 ) -> Card:
-    found = _together_font(section, group, size, fonts, known)
-    assert found is not None
-    font, cards = found
+    """One card of the blocks of ``group``: ``cards``, theirs set at ``font`` together
+    (:func:`_together_font`), the first carrying the others."""
     for card, (_, _, alone) in zip(cards, group, strict=True):
         card.block, card.topic, card.font, card.part = alone.block, alone.topic, font, alone.part
     first, *rest = cards
