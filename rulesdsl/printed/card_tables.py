@@ -92,23 +92,39 @@ def least_cards(shape: TableShape, table: TableView, chunks: list[list[int]]) ->
     with none over it, however :func:`_block_cards <rulesdsl.printed.card_blocks>` packs it
     (:func:`table_cards` with the notes under their rows or last, the lines before the
     table or moved after it): each column group's cards hold its rows and its header at
-    least once, the first group the lines before the table or the last group them after
+    least once, the notes its rows are the first to use or none (all after the last
+    group's rows), the first group the lines before the table or the last group them after
     it, the last group the lines after the table; a card not over holds at most
-    ``shape.cap``. Notes are left out (a lower bound)."""
+    ``shape.cap``."""
     groups = []
+    shown: set[str] = set()
     for cols in chunks:
         piece = slice_table(table, cols, range(len(table.rows)))
         layout = _measured(shape, table, (len(cols), *cols), piece)
-        groups.append((sum(layout.row_heights), layout.head_height if table.rows else 0.0))
+        marks = [m for row in piece.head for h in row for m in h.notes] if piece.rows else []
+        marks += [m for row in piece.rows for c in row for m in c.notes]
+        marks = [m for m in dict.fromkeys(marks) if m not in shown and m in shape.notes]
+        shown.update(marks)
+        notes = sum(note_height(m, shape.notes[m], shape.room) for m in marks)
+        groups.append((sum(layout.row_heights), layout.head_height if piece.rows else 0.0, notes))
     before = sum(item.height for item in shape.items)
     after = sum(item.height for item in shape.after)
+    every_note = sum(notes for _, _, notes in groups)
     last = len(groups) - 1
     return min(
         sum(
-            _least_cards(*group, (n == 0) * first + (n == last) * (after + moved), shape.cap)
-            for n, group in enumerate(groups)
+            _least_cards(
+                rows,
+                head,
+                (not notes_last) * notes
+                + (n == 0) * first
+                + (n == last) * (after + moved + notes_last * every_note),
+                shape.cap,
+            )
+            for n, (rows, head, notes) in enumerate(groups)
         )
         for first, moved in ((before, 0.0), (0.0, before))
+        for notes_last in (False, True)
     )
 
 
