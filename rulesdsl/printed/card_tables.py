@@ -89,7 +89,7 @@ def _measured(
 
 def least_cards(shape: TableShape, table: TableView, chunks: list[list[int]]) -> int:
     """The fewest cards ``table`` split into column ``chunks`` can take in the shape's room
-    with none over it, however :func:`_block_cards <rulesdsl.printed.card_blocks>` packs it
+    with none over it, however :func:`~rulesdsl.printed.card_blocks.cards_within` packs it
     (:func:`table_cards` with the notes under their rows or last, the lines before the
     table or moved after it): each column group's cards hold its rows and its header at
     least once, the notes its rows are the first to use or none (all after the last
