@@ -16,7 +16,7 @@ from rulesdsl.printed import card_blocks, cards
 from rulesdsl.printed.card_room import CARD_SIZES, _room
 from rulesdsl.printed.card_tables import row_sources_out
 from rulesdsl.printed.sheet_model import build_sheet
-from rulesdsl.printed.sheet_view import Sheet
+from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, Sheet, TableView
 from tests.conftest import RULESETS
 
 CASES = [("battletech_tacops", "ru"), ("skirmish_keywords", "fr"), ("heavy_gear", "en")]
@@ -76,3 +76,28 @@ def test_a_deck_made_with_bounds_is_the_deck_made_with_every_trial_packed(
     monkeypatch.setattr(cards, "cards_within", unbounded)
     assert deck_html() == bounded
     assert asked  # the bound was in play
+
+
+WORDS = [[2, 4, 4, 3, 3, 3, 2], [2, 1, 5, 5, 2, 3, 4], [5, 5, 5, 1, 3, 5, 4]]
+"""A table of seven columns, too wide for a poker card (two column groups), its cells of so
+many words."""
+
+
+def test_a_table_whose_lines_move_after_it_is_bound_so() -> None:
+    """The lines before a table alone on its first card move after its last row where that
+    takes fewer cards: then they share the last column group's cards, not the first's, and
+    the bound counts them there (counted on the first group, it says three cards for two)."""
+    ncols = len(WORDS[0])
+    head = [[HeadCell("Terrain"), *(HeadCell(f"Column heading {c}") for c in range(ncols))]]
+    rows = [
+        [CellView(f"Row {r}"), *(CellView(" ".join(["costs"] * n)) for n in counts)]
+        for r, counts in enumerate(WORDS)
+    ]
+    flat = ["Terrain", *(f"Column heading {c}" for c in range(ncols))]
+    table = TableView(head, rows, flat, 1, False, list(range(ncols)))
+    block = Block("b", "Title", table=table, lines=[" ".join(["terrain"] * 36)])
+    room = _room(CARD_SIZES["poker"], CARD_SIZES["poker"].font)
+    made = card_blocks.block_cards("Movement", block, room)
+    assert len(made) == 2 and not any(card.over for card in made)
+    assert made[-1].after  # the lines moved after the table
+    assert card_blocks.cards_within("Movement", block, room, 2) == made
