@@ -11,6 +11,8 @@ from its sheet built once:
   trials forgotten    build_deck with each of pack_even's trial packs made for every fill
                       it asks (card_packing._Trials remembering nothing: as many trial packs
                       as before issue 44's change; the parts' measures stay shared)
+  bounds off          build_deck with every larger type size packed, none skipped for the
+                      cards its content needs (card_tables.least_cards, issue 44: pack14)
 
 CPU time of this process, the minimum of the rounds (interleaved), after one warm-up each.
 ``--quick``: one small deck, one round (the figures mean nothing; tests/test_bench.py).
@@ -32,11 +34,26 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rulesdsl.compiler import Compiler  # noqa: E402
-from rulesdsl.printed import card_packing, cards  # noqa: E402
+from rulesdsl.printed import card_blocks, card_packing, cards  # noqa: E402
 from rulesdsl.printed.sheet_model import build_sheet  # noqa: E402
 
 DECKS = (("battletech_tacops", "ru"), ("battletech_tacops", "en"), ("heavy_gear", "en"))
 QUICK = (("void_patrol", "en"),)
+
+
+@contextmanager
+def unbounded() -> Iterator[None]:
+    """Every trial of the fitter packed, none pruned by :func:`card_tables.least_cards`."""
+    within = card_blocks.cards_within
+
+    def every(section: str, block: Any, room: Any, most: int | None, *rest: Any) -> Any:
+        return within(section, block, room, None, *rest)
+
+    cards.cards_within = every  # type: ignore[attr-defined,assignment]
+    try:
+        yield
+    finally:
+        cards.cards_within = within  # type: ignore[attr-defined]
 
 
 @contextmanager
@@ -78,20 +95,27 @@ def bench(name: str, lang: str, rounds: int) -> None:
         with forgetting():
             return deck()
 
-    assert cards.render_deck_html(forgotten(), cards.DEFAULT_PAPER) == render()
-    times: dict[str, list[float]] = {"deck": [], "render": [], "forgotten": []}
+    def every_trial() -> cards.Deck:
+        with unbounded():
+            return deck()
+
+    for other in (forgotten, every_trial):
+        assert cards.render_deck_html(other(), cards.DEFAULT_PAPER) == render()
+    times: dict[str, list[float]] = {"deck": [], "render": [], "forgotten": [], "every": []}
     render()  # warm-up (the deck's were above)
     for _ in range(rounds):
         times["deck"].append(timed(deck))
         times["render"].append(timed(render))
         times["forgotten"].append(timed(forgotten))
+        times["every"].append(timed(every_trial))
     best = {what: min(seconds) for what, seconds in times.items()}
     label = f"{name} {lang} ({len(made.cards)} cards)"
     print(
         f"{label:<34} build_deck {best['deck'] * 1000:7.1f} ms"
         f"  HTML render {best['render'] * 1000:6.1f} ms ({best['deck'] / best['render']:.2f}x)"
         f"  trials forgotten {best['forgotten'] * 1000:7.1f} ms"
-        f" ({best['deck'] / best['forgotten']:.2f}x)",
+        f" ({best['deck'] / best['forgotten']:.2f}x)"
+        f"  bounds off {best['every'] * 1000:7.1f} ms ({best['deck'] / best['every']:.2f}x)",
         flush=True,
     )
 

@@ -4,6 +4,7 @@ source line. :mod:`rulesdsl.printed.cards` fits blocks with these."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,7 +20,7 @@ from rulesdsl.printed.table_slices import measure, slice_table
 Card = Any
 """A :class:`rulesdsl.printed.cards.Card` (named loosely: that module imports this one)."""
 
-__all__ = ["TableShape", "row_sources_out", "source_height", "table_cards", "waste"]
+__all__ = ["TableShape", "least_cards", "row_sources_out", "source_height", "table_cards", "waste"]
 
 
 def row_sources_out(block: Block) -> Block:
@@ -84,6 +85,63 @@ def _measured(
         found = (table, measure(piece, shape.room.width, shape.room.box))
         shape.measured[(id(table), *key)] = found
     return found[1]
+
+
+def least_cards(shape: TableShape, table: TableView, chunks: list[list[int]]) -> int:
+    """The fewest cards ``table`` split into column ``chunks`` can take in the shape's room
+    with none over it, however :func:`~rulesdsl.printed.card_blocks.cards_within` packs it
+    (:func:`table_cards` with the notes under their rows or last, the lines before the
+    table or moved after it): each column group's cards hold its rows and its header at
+    least once, the notes its rows are the first to use or none (all after the last
+    group's rows), the first group the lines before the table or the last group them after
+    it, the last group the lines after the table; a card not over holds at most
+    ``shape.cap``."""
+    groups = []
+    shown: set[str] = set()
+    for cols in chunks:
+        piece = slice_table(table, cols, range(len(table.rows)))
+        layout = _measured(shape, table, (len(cols), *cols), piece)
+        marks = [m for row in piece.head for h in row for m in h.notes] if piece.rows else []
+        marks += [m for row in piece.rows for c in row for m in c.notes]
+        marks = [m for m in dict.fromkeys(marks) if m not in shown and m in shape.notes]
+        shown.update(marks)
+        notes = sum(note_height(m, shape.notes[m], shape.room) for m in marks)
+        groups.append((sum(layout.row_heights), layout.head_height if piece.rows else 0.0, notes))
+    before = sum(item.height for item in shape.items)
+    after = sum(item.height for item in shape.after)
+    every_note = sum(notes for _, _, notes in groups)
+    last = len(groups) - 1
+    return min(
+        sum(
+            _least_cards(
+                rows,
+                head,
+                (not notes_last) * notes
+                + (n == 0) * first
+                + (n == last) * (after + moved + notes_last * every_note),
+                shape.cap,
+            )
+            for n, (rows, head, notes) in enumerate(groups)
+        )
+        for first, moved in ((before, 0.0), (0.0, before))
+        for notes_last in (False, True)
+    )
+
+
+def _least_cards(rows: float, head: float, other: float, cap: float) -> int:
+    """The fewest cards of ``cap`` that hold ``rows`` (their header on each card that holds
+    some) and ``other`` content with none over ``cap`` (a huge number: none can)."""
+    held = 0
+    if rows:
+        if head >= cap:
+            return 1 << 30
+        held = _ceil(rows / (cap - head))
+    return max(1, held, _ceil((rows + held * head + other) / cap))
+
+
+def _ceil(share: float) -> int:
+    """``share`` rounded up, less a hair: the packer sums the same heights in another order."""
+    return math.ceil(share - 1e-6)
 
 
 def table_cards(

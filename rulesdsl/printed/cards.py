@@ -32,40 +32,26 @@ from markupsafe import Markup
 from rulesdsl import ir
 from rulesdsl.i18n import catalog
 from rulesdsl.outputs import MAX_PDF_SOURCE_BYTES, Deferred, Output
+from rulesdsl.printed.card_blocks import block_cards as _block_cards
+from rulesdsl.printed.card_blocks import cards_within
 from rulesdsl.printed.card_model import Card as Card
 from rulesdsl.printed.card_model import Deck as Deck
-from rulesdsl.printed.card_model import heads_fit, mostly_heads, number_parts, signs_only
-from rulesdsl.printed.card_packing import (
-    LEAST_ROWS,
-    Item,
-    Line,
-    Note,
-    Svg,
-    pack,
-)
+from rulesdsl.printed.card_model import heads_fit, mostly_heads, signs_only
+from rulesdsl.printed.card_packing import LEAST_ROWS
 from rulesdsl.printed.card_room import CARD_SIZES as CARD_SIZES
 from rulesdsl.printed.card_room import DEFAULT_PAPER as DEFAULT_PAPER
 from rulesdsl.printed.card_room import DEFAULT_SIZE as DEFAULT_SIZE
 from rulesdsl.printed.card_room import (
     EDGE,
-    _note_height,
-    _para_height,
     _Room,
     _room,
-    _svg_height,
     _title_height,
     foot_size,
     front_foot_lines,
 )
 from rulesdsl.printed.card_room import SAFE_ZONE as SAFE_ZONE
 from rulesdsl.printed.card_room import CardSize as CardSize
-from rulesdsl.printed.card_tables import (
-    TableShape,
-    row_sources_out,
-    source_height,
-    table_cards,
-    waste,
-)
+from rulesdsl.printed.card_tables import row_sources_out, source_height
 from rulesdsl.printed.deck_bound import least_deck_bytes
 from rulesdsl.printed.imposition import (
     CROP,
@@ -495,7 +481,14 @@ def _fitted_once(
                 chosen, font = cards, candidate
         least = chosen
     for candidate in fonts[: fonts.index(font)]:
-        cards = at(candidate)
+        # a type whose content is taller than len(least) cards hold cannot win: not packed
+        if candidate not in made:
+            room = _room(size, candidate, share, narrow)
+            trial = cards_within(section, block, room, len(least), whole, least_rows)
+            if trial is None:
+                continue
+            made[candidate] = trial
+        cards = made[candidate]
         if (
             len(cards) <= len(least)
             and not any(card.over for card in cards)
@@ -542,58 +535,6 @@ def _too_wide(block: Block, room: _Room) -> bool:
     """Whether the block's table needs more than the card's width (it would split)."""
     assert block.table is not None
     return len(wide_chunks(signs_only(block.table), room.width, room.box)) > 1
-
-
-def _block_cards(
-    section: str,
-    block: Block,
-    room: _Room,
-    whole_rows: bool = False,
-    least_rows: int = LEAST_ROWS,
-) -> list[Card]:
-    """The cards of one block: the table split across and down as needed; with
-    ``whole_rows`` never across (a results table is read along its rows)."""
-    title = block.title or section
-    base = Card(section, title, block.kind, source=block.source, changed=block.changed)
-    head_h = _title_height(title, room)
-    cap = room.height - head_h
-    items: list[Item] = []
-    """What the card shows, in order."""
-    for line in block.lines:
-        items.append(Line(line, _para_height(line, room)))
-    if block.svg:
-        items.append(Svg(block.svg, _svg_height(block.svg, room)))
-    table = block.table if block.table is not None and not block.svg else None
-    after: list[Item] = [Line(text, _para_height(text, room), after=True) for text in block.after]
-    notes = dict(block.notes)
-    if table is None:
-        items += [Note((m, t), _note_height(m, t, room)) for m, t in block.notes]
-        return number_parts(pack(base, items + after, cap, source_height(base, room), None))
-    if table.fold:
-        table = replace(table, fold=False)
-    table = signs_only(table)
-    ncols = len(table.rows[0]) - 1 if table.rows else 0
-    chunks = [list(range(ncols))] if whole_rows else wide_chunks(table, room.width, room.box)
-    shape = TableShape(base, items, after, notes, room, cap, least_rows)
-    cards = table_cards(shape, table, chunks, False)
-    # the notes after the last row: the same cards where the table has none
-    notes_last = (False, True) if notes else (False,)
-    if len(cards) > 1 and notes:
-        last = table_cards(shape, table, chunks, True)
-        if waste(last) < waste(cards):
-            cards = last
-    if len(cards) > 1 and cards[0].table is None and block.lines:
-        # the lines before the table alone on a card: after its last row where that takes
-        # fewer cards (BattleTech ru's base terrain opened with a card a third full)
-        lines = [Line(line, _para_height(line, room), after=True) for line in block.lines]
-        moved = replace(shape, items=[], after=lines + after)
-        for last_notes in notes_last:
-            trial = table_cards(moved, table, chunks, last_notes)
-            if len(trial) < len(cards):
-                cards = trial
-    for card in cards:
-        card.of_rows = len(table.rows)
-    return number_parts(cards)
 
 
 # ---- rendering ------------------------------------------------------------------------------
