@@ -70,6 +70,24 @@ def test_render_is_byte_identical(weasyprint: Any) -> None:
     assert first == second
 
 
+def test_the_html_parser_builds_each_pattern_once(
+    weasyprint: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """WeasyPrint's HTML parser (tinyhtml5) filed the pattern it scans a run of text or an
+    attribute with where it never looked, so it built it again at every one: the renderer
+    files it where it looks (pdf._mend_html_parser). Once a page is parsed, parsing it again
+    builds no pattern."""
+    inputstream = pytest.importorskip("tinyhtml5.inputstream")
+    render_pdf(SAMPLE_HTML)
+
+    class Unbuilt:
+        def compile(self, pattern: str, *args: Any) -> Any:
+            raise AssertionError(f"a pattern built again: {pattern}")
+
+    monkeypatch.setattr(inputstream, "re", Unbuilt())
+    weasyprint.HTML(string=SAMPLE_HTML)
+
+
 def test_render_ignores_the_clock(weasyprint: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Nothing in the output depends on the current time (e.g. font subset timestamps)."""
     before = render_pdf(SAMPLE_HTML)
