@@ -437,18 +437,30 @@ def _stop() -> None:
 def ask_node(module_path: Path, queries: list[Query]) -> list[dict[str, Any]]:
     """The JavaScript module's answers, from the one Node process kept running for the tests
     (a module imported anew for each call: a fresh instance, as a process of its own had it)."""
+    return ask_node_soon(module_path, queries)()
+
+
+def ask_node_soon(module_path: Path, queries: list[Query]) -> Callable[[], list[dict[str, Any]]]:
+    """:func:`ask_node` in two halves: the questions go to Node now, and the function returned
+    reads its answers, so that Node answers while this process does other work (the Python
+    module's answers). Call it before asking Node anything else."""
     node = _running()
     assert node.stdin is not None and node.stdout is not None
     node.stdin.write(json.dumps({"module": str(module_path), "queries": queries}) + "\n")
     node.stdin.flush()
-    line = node.stdout.readline()
-    assert line, f"tests/js/runner.mjs stopped (exit status {node.poll()})"
-    reply = json.loads(line)
-    if reply["stopping"]:  # its heap is full of the modules it imported: the next call starts one
-        _stop()
-        _runner.clear()
-    assert "failed" not in reply, reply.get("failed")
-    answers: list[dict[str, Any]] = reply["answers"]
+
+    def answers() -> list[dict[str, Any]]:
+        assert node.stdout is not None
+        line = node.stdout.readline()
+        assert line, f"tests/js/runner.mjs stopped (exit status {node.poll()})"
+        reply = json.loads(line)
+        if reply["stopping"]:  # its heap is full of imported modules: the next call starts one
+            _stop()
+            _runner.clear()
+        assert "failed" not in reply, reply.get("failed")
+        found: list[dict[str, Any]] = reply["answers"]
+        return found
+
     return answers
 
 
