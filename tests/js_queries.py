@@ -464,12 +464,19 @@ def ask_node_soon(module_path: Path, queries: list[Query]) -> Callable[[], list[
     return answers
 
 
+_PLAIN = frozenset({str, int, bool, type(None)})
+"""Types whose values of the same type :func:`same` compares with ``==`` (a bool is never an
+int here: both are of type bool)."""
+
+
 def same(a: Any, b: Any) -> bool:
     """Equal answers: the same words, markers and errors, numbers equal to the last bit."""
+    if type(a) is type(b) and type(a) in _PLAIN:  # most of the millions of calls: one test
+        return bool(a == b)
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+        return len(a) == len(b) and all(map(same, a, b))
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     if isinstance(a, int | float) and isinstance(b, int | float):

@@ -211,6 +211,17 @@ def mismatched_functions(plan: module_plan.ModulePlan, rid: str, module_js: Path
     return {query["function"] for query, _, _ in mismatches(plan, rid, module_js, seed=37)}
 
 
+def test_same_answers_are_equal_numbers_words_and_errors_but_a_bool_is_no_number() -> None:
+    """js_queries.same, as the differential tests compare: JSON's 1 is Python's 1.0 and NaN is
+    NaN, but true is not 1, "1" is not 1 and a list is not a dict."""
+    nan = float("nan")
+    for a, b in [(1, 1.0), (nan, nan), ([1, "a"], [1.0, "a"]), ({"x": [nan]}, {"x": [nan]})]:
+        assert js_queries.same(a, b) and js_queries.same(b, a), (a, b)
+    for a, b in [(True, 1), (False, 0), ("1", 1), ([True], [1]), ([1], [1, 1]), ([], {})]:
+        assert not js_queries.same(a, b) and not js_queries.same(b, a), (a, b)
+    assert js_queries.same(None, None) and not js_queries.same(None, 0)
+
+
 def test_more_draws_of_one_kind_of_question_change_no_other_kinds_questions(
     plans: dict[str, module_plan.ModulePlan], monkeypatch: pytest.MonkeyPatch
 ) -> None:
