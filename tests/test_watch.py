@@ -213,17 +213,20 @@ def test_a_save_rebuilds_the_file_and_the_variants_that_extend_it(tmp_path: Path
 HOSTILE_ID = '<img src=x onerror=alert(1)>q"+alert(2)+"'
 
 
-@pytest.fixture
-def preview_port(tmp_path: Path) -> Iterator[int]:
+@pytest.fixture(scope="module")
+def preview_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     """A preview server (in this process) of heavy_gear and a ruleset whose file name is HTML
-    and JavaScript."""
+    and JavaScript: one for the module's tests, which only read from it (each built its own
+    before: heavy_gear's sheets and pages made again, and a shutdown that waits out
+    serve_forever's half-second poll)."""
     from io import StringIO
 
     from rulesdsl.editor.watch import Preview, serve
 
-    shutil.copy(RULESETS / "heavy_gear.terrain", tmp_path)
-    (tmp_path / f"{HOSTILE_ID}.terrain").write_text('ruleset x "X"\n', "utf-8")
-    preview = Preview(tmp_path, StringIO())
+    folder = tmp_path_factory.mktemp("preview")
+    shutil.copy(RULESETS / "heavy_gear.terrain", folder)
+    (folder / f"{HOSTILE_ID}.terrain").write_text('ruleset x "X"\n', "utf-8")
+    preview = Preview(folder, StringIO())
     preview.refresh()
     httpd = serve(preview, 0)
     try:
