@@ -111,9 +111,8 @@ def visit(browser: Browser, page: Path) -> None:
 
 
 def wait_for(browser: Browser, expression: str, wanted: str) -> str:
-    """``Browser.wait_for``, asking every 10 ms rather than every 100: a page is ready and
-    shows an answer within tens of milliseconds, so most of each 100 ms wait was idle."""
-    return browser.wait_for(expression, wanted, every=0.01)
+    """``Browser.wait_for`` (asked every 10 ms)."""
+    return browser.wait_for(expression, wanted)
 
 
 def evaluate(browser: Browser, expression: str) -> Any:
