@@ -132,7 +132,7 @@ class Compiler:
         key = _key(path) or path.absolute()
         if key in self._compiled:
             return self._compiled[key]
-        with gc_paused():
+        with gc_paused(acyclic=True):
             source, diags = self.parse_file(path)
             if source is None:
                 return Compiled(str(path), None, diags)
@@ -180,7 +180,7 @@ class Compiler:
         self.sources[path] = loaded.quoted or ""
         if loaded.text is None:
             return Compiled(path, None, list(loaded.diagnostics))
-        with gc_paused():
+        with gc_paused(acyclic=True):
             source, diags = self._parse_kept(text, path)
             if source is None:
                 return Compiled(path, None, diags)
@@ -190,7 +190,7 @@ class Compiler:
         self, source: s.SourceFile, base_dir: Path, syntax_errors: list[Diagnostic] | None = None
     ) -> Compiled:
         """Resolve, lower and check a parsed file; ``syntax_errors`` are carried along."""
-        with gc_paused():
+        with gc_paused(acyclic=True):
             return self._compile_source(source, base_dir, syntax_errors)
 
     def _compile_source(

@@ -1,6 +1,6 @@
-"""``gc_paused``: what a paused block made and kept goes to the oldest generation without a
-walk, and a caller's frozen objects stay frozen (each in a fresh interpreter: the suite's
-conftest freezes what collection made)."""
+"""``gc_paused``: what a block said to be acyclic made and kept goes to the oldest generation
+without a walk (another block's objects do not), and a caller's frozen objects stay frozen
+(each in a fresh interpreter: the suite's conftest freezes what collection made)."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ def run(code: str) -> list[str]:
     return done.stdout.split()
 
 
-def test_what_a_paused_block_kept_is_in_the_oldest_generation() -> None:
+def test_what_an_acyclic_paused_block_kept_is_in_the_oldest_generation() -> None:
     code = f"""
-with gc_paused():
+with gc_paused(acyclic=True):
     {MADE}
 oldest = {{id(x) for x in gc.get_objects(generation=2)}}
 print(gc.isenabled(), id(kept) in oldest, id(kept[-1]) in oldest, gc.get_freeze_count())
@@ -30,11 +30,21 @@ print(gc.isenabled(), id(kept) in oldest, id(kept[-1]) in oldest, gc.get_freeze_
     assert run(code) == ["True", "True", "True", "0"]
 
 
+def test_another_paused_block_leaves_its_objects_to_the_young_collections() -> None:
+    code = f"""
+with gc_paused():
+    {MADE}
+oldest = {{id(x) for x in gc.get_objects(generation=2)}}
+print(gc.isenabled(), id(kept) in oldest)
+"""
+    assert run(code) == ["True", "False"]
+
+
 def test_objects_a_caller_froze_stay_frozen() -> None:
     code = f"""
 gc.freeze()
 frozen = gc.get_freeze_count()
-with gc_paused():
+with gc_paused(acyclic=True):
     {MADE}
 print(gc.isenabled(), frozen > 0 and gc.get_freeze_count() == frozen)
 """
