@@ -10,7 +10,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, cast
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +23,27 @@ class Pos:
     column: int
     end_line: int
     end_column: int
+
+
+_SET_FILE, _SET_LINE, _SET_COLUMN, _SET_END_LINE, _SET_END_COLUMN = (
+    cast(Any, vars(Pos)[name]).__set__
+    for name in ("file", "line", "column", "end_line", "end_column")
+)
+
+
+def _pos_init(self: Pos, file: str, line: int, column: int, end_line: int, end_column: int) -> None:
+    """``Pos.__init__``: the one ``dataclasses`` writes for a frozen class sets each field
+    through ``object.__setattr__`` (2.0 us a position); this one through the slots' own
+    descriptors (1.5 us). A parse makes a position for every syntax node (issue 44: 121,000
+    for 5,000 features). The same signature, the same fields set, nothing else changed."""
+    _SET_FILE(self, file)
+    _SET_LINE(self, line)
+    _SET_COLUMN(self, column)
+    _SET_END_LINE(self, end_line)
+    _SET_END_COLUMN(self, end_column)
+
+
+setattr(Pos, "__init__", _pos_init)  # noqa: B010  (mypy: a method is not assigned to)
 
 
 Severity = Literal["error", "warning"]

@@ -28,6 +28,8 @@ def _corpus() -> list[tuple[str, str]]:
         at = rng.randrange(len(text))
         texts.append((f"broken{i}.terrain", text[:at] + rng.choice(BREAKS) + text[at + i % 3 :]))
     texts += [("empty.terrain", ""), ("blank.terrain", "\n \n"), ("note.terrain", "# a\n")]
+    huge = texts[0][1].replace("version 1.0.1", "version 1.0." + "9" * 400, 1)  # E005, no syntax
+    texts.append(("huge.terrain", huge))  # error: the fused loop's token checks, to the end
     return texts
 
 
@@ -47,6 +49,7 @@ def test_the_fused_driver_gives_lark_s_trees_and_diagnostics(
     monkeypatch.setattr(dsl, "fusable", lambda lark: False)
     lark = _parse_all(texts)
     assert sum(1 for _, errors in lark if errors) >= 10  # the broken copies are broken
+    assert [d.code for d in lark[-1][1]] == ["E005"] and lark[-1][0] is not None
     for (path, _), ours, theirs in zip(texts, fused, lark, strict=True):
         assert ours == theirs, path
         assert repr(ours) == repr(theirs), path  # positions, tokens' types and all

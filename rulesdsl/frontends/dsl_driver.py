@@ -150,7 +150,17 @@ class Fused:
                 token = _retyped(retype[kind], token)
             if ignored:
                 continue
-            _feed(rows, states, values, token, on_token)
+            kind = token.type  # ParserState.feed_token, written here: a call per token saved
+            while True:
+                act = rows[states[-1]].get(kind)
+                if act is None:
+                    raise Fallback
+                if act.__class__ is int:
+                    break
+                _reduce(rows, states, values, act)
+            states.append(act)
+            check = on_token.get(kind)
+            values.append(token if check is None else check(token))
         if token is None:
             last = Token("$END", "", 0, 1, 1)
         else:
@@ -186,23 +196,6 @@ def _retyped(callback: Any, token: Token) -> Token:
     if found is not None:
         token.type = found
     return token
-
-
-def _feed(
-    rows: _Rows, states: list[int], values: list[Any], token: Token, on_token: dict[str, Any]
-) -> None:
-    """``ParserState.feed_token`` for a token that is not the end."""
-    kind = token.type
-    while True:
-        act = rows[states[-1]].get(kind)
-        if act is None:
-            raise Fallback
-        if act.__class__ is int:
-            states.append(act)
-            check = on_token.get(kind)
-            values.append(token if check is None else check(token))
-            return
-        _reduce(rows, states, values, act)
 
 
 def _reduce(rows: _Rows, states: list[int], values: list[Any], act: Any) -> None:
