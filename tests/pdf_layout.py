@@ -251,6 +251,9 @@ class Layout:
     (sheets; 0 where there are none)."""
     charts: tuple[float, ...] = ()
     """The least type of each chart's texts as printed, in points (:func:`chart_types`)."""
+    openings: tuple[str, ...] = ()
+    """How each page's text opens (sheets: :func:`opening`), as tests/print_economy.py's
+    ``rules_pages`` reads a written page's text for the page the worked examples open."""
 
 
 def _layout(html: str, cards: bool, refit: Refit | Narrow | None = None) -> Layout:
@@ -274,19 +277,20 @@ def _read(document: Any, losses: Sequence[Loss], cards: bool, layouts: list[floa
         faces=tuple(card_faces(document, placed)) if cards else (),
         examples=0 if cards else examples_page(document, placed),
         charts=tuple(chart_types(document)),
+        openings=() if cards else tuple(opening(page) for page in placed),
     )
 
 
 WRITTEN_SHEETS = (("battletech_tacops", "ru", "a4"), ("heavy_gear", "en", "a4"))
-"""The A4 sheets whose PDF a test reads (tests/test_print_fonts.py, tests/test_sheets.py);
-on Letter, those of tests/test_print_economy.py (BattleTech's and Heavy Gear's): each is
-rendered once (:func:`written_sheet`) for that reading and for its layout checks."""
+"""The sheets whose PDF a test reads (tests/test_print_fonts.py, tests/test_sheets.py):
+each is rendered once (:func:`written_sheet`) for that reading and for its layout checks.
+The Letter sheets' page budget (tests/test_print_economy.py) is read from their layouts
+(:attr:`Layout.openings`), not from PDFs written for it."""
 
 
 @cache
 def sheet_layout(name: str, lang: str, paper: str) -> Layout:
-    letter = paper == "letter" and name in ("battletech_tacops", "heavy_gear")
-    if letter or (name, lang, paper) in WRITTEN_SHEETS:  # laid out once for PDF and layout
+    if (name, lang, paper) in WRITTEN_SHEETS:  # laid out once for PDF and layout
         return written_sheet(name, lang, paper).layout
 
     def make() -> Layout:
@@ -697,3 +701,20 @@ def examples_page(document: Any, placed: Sequence[Sequence[Placed]] | None = Non
         if any("topic-examples" in t.classes for t in page):
             return number
     return 0
+
+
+OPENING = 120
+"""The characters of a page's text :attr:`Layout.openings` keeps: more than a title."""
+
+
+def opening(page: Sequence[Placed]) -> str:
+    """The first :data:`OPENING` characters of a page's text (the running footer and page
+    number aside), its lines' texts in the order laid out, a line break between lines."""
+    text, line = "", None
+    for t in page:
+        if not t.margin:
+            text += ("\n" if line is not None and t.y != line else "") + t.text
+            line = t.y
+            if len(text) >= OPENING:
+                break
+    return text[:OPENING]
