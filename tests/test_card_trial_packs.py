@@ -37,19 +37,24 @@ def _read(cards: list[Any]) -> list[tuple[Any, ...]]:
     return [(c.over, c.height, c.lines, c.notes, c.after, c.svg, held(c)) for c in cards]
 
 
+_REAL: dict[tuple[str, float], list[tuple[Any, ...]]] = {}
+"""The real packs made (:func:`_read`), by the pack's items, table and room and the fill: a
+variant's deck packs its base's blocks again (BattleTech's desert deck, BattleTech's)."""
+
+
 @pytest.fixture
 def checked_packs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Every trial pack pack_even reads is compared with the real pack at its fill: made
     for real, or read where the same pack (a deck packs a block again at a type size and
     share it tried before: its items, table and room equal by value) was made for real at
-    the same fill before. Yields how many cards each trial read held, a trial remembered for
-    an earlier fill counted negative (so a test can see the trial packs ran, and were
-    remembered)."""
+    the same fill before (:data:`_REAL`). Yields how many cards each trial read held, a
+    trial remembered for an earlier fill counted negative (so a test can see the trial packs
+    ran, and were remembered)."""
     trials = card_packing._Trials
     asked = trials.__call__
     checked: list[int] = []
     keys: dict[int, tuple[Any, str]] = {}  # the trials kept, so that no id is reused
-    real: dict[tuple[str, float], list[tuple[Any, ...]]] = {}
+    real = _REAL
 
     def pack(self: Any, fill: float) -> list[Any]:
         remembered = len(self.made)
