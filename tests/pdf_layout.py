@@ -473,7 +473,7 @@ def written_deck_group(
 def committed_group(path: str) -> Any:
     """The xdist group of the tests that read ``generated/<path>``, a PDF ``rulesdsl build``
     wrote: a deck's is its written deck's (:func:`written_deck_group`), a sheet's its own;
-    one worker reads the file once for all of them (:func:`tests.pdf_glyphs.read_pdf`)."""
+    one worker reads the file once for all of them (:func:`tests.pdf_glyphs.preflight`)."""
     folder, file = path.split("/")
     name, lang, _ = file.split(".")
     if folder == "cards":
