@@ -114,3 +114,96 @@ def word_boxes(
             words.append((g.text, g.x0, g.y0, g.x1, g.y1))
         pages.append(words)
     return pages
+
+
+BOXES = ("/MediaBox", "/BleedBox", "/TrimBox")
+
+
+@dataclass(frozen=True)
+class Preflight:
+    """What a print shop's preflight reads of a written PDF (:func:`preflight`)."""
+
+    pages: tuple[dict[str, Any], ...]
+    """Each page's boxes as the PDF states them (:data:`BOXES`, in points: None where
+    missing) and its height in points (``height``)."""
+    marks: tuple[tuple[set[float], set[float]], ...]
+    """Each page's crop marks: the x of the vertical ones and the y of the horizontal ones,
+    in millimetres from the top left (:func:`crop_marks`)."""
+    unembedded: frozenset[str]
+    """The fonts the pages' text is set in with no font program in the file."""
+
+
+@lru_cache(maxsize=1)
+def preflight(pdf: bytes) -> Preflight:
+    """:class:`Preflight` of ``pdf``, read with PDFium (which parses only what is asked: pypdf's
+    first reading of the pages parsed every object, the fonts' width arrays included, about
+    a quarter of a second of CPU a deck), kept for the next check that reads the same PDF (as
+    :func:`both_glyphs`). Read only."""
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        pages = [document[i] for i in range(len(document))]
+        boxes = tuple(
+            {
+                "/MediaBox": page.get_mediabox(fallback_ok=False),
+                "/BleedBox": page.get_bleedbox(fallback_ok=False),
+                "/TrimBox": page.get_trimbox(fallback_ok=False),
+                "height": page.get_height(),
+            }
+            for page in pages
+        )
+        marks = tuple(crop_marks(page) for page in pages)
+        return Preflight(boxes, marks, frozenset(n for page in pages for n in _unembedded(page)))
+    finally:
+        document.close()
+
+
+def _unembedded(page: pypdfium2.PdfPage) -> set[str]:
+    """The fonts of ``page``'s text objects (in its form XObjects too) with no font program."""
+    missing = set()
+    name = ctypes.create_string_buffer(256)
+    for text in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT]):
+        font = pdfium_c.FPDFTextObj_GetFont(text.raw)
+        if not pdfium_c.FPDFFont_GetIsEmbedded(font):
+            pdfium_c.FPDFFont_GetBaseFontName(font, name, len(name))
+            missing.add(name.value.decode("latin-1"))
+    return missing
+
+
+def crop_marks(page: pypdfium2.PdfPage) -> tuple[set[float], set[float]]:
+    """The crop marks of ``page``: thin filled rectangles 4 mm long, each a subpath of a path
+    drawn in the page's own content (not its form XObjects), where the template's ``.crop``
+    boxes are drawn (a mark's border: WeasyPrint fills the hairline between two rectangles,
+    whose edges both count), placed by the transformation in force."""
+    xs: set[float] = set()
+    ys: set[float] = set()
+    x, y = ctypes.c_float(), ctypes.c_float()
+    height = page.get_height()
+    for path in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=1):
+        matrix = path.get_matrix()
+        subpaths: list[list[tuple[float, float]]] = []
+        for i in range(pdfium_c.FPDFPath_CountSegments(path.raw)):
+            segment = pdfium_c.FPDFPath_GetPathSegment(path.raw, i)
+            pdfium_c.FPDFPathSegment_GetPoint(segment, x, y)
+            moving = pdfium_c.FPDFPathSegment_GetType(segment) == pdfium_c.FPDF_SEGMENT_MOVETO
+            if moving or not subpaths:
+                subpaths.append([])
+            subpaths[-1].append(matrix.on_point(x.value, y.value))
+        for points in subpaths:
+            _mark(points, height, xs, ys)
+    return xs, ys
+
+
+def _mark(points: list[tuple[float, float]], height: float, xs: set[float], ys: set[float]) -> None:
+    """Adds a rectangle's (four corners, the first again where closed) x or y where it is a
+    crop mark."""
+    if len(points) not in (4, 5):
+        return
+    x0, x1 = min(p[0] for p in points), max(p[0] for p in points)
+    y0, y1 = min(p[1] for p in points), max(p[1] for p in points)
+    long_side = max(x1 - x0, y1 - y0) / PT_PER_MM
+    short_side = min(x1 - x0, y1 - y0) / PT_PER_MM
+    if abs(long_side - 4.0) < 0.05 and short_side < 0.2:
+        if y1 - y0 > x1 - x0:
+            xs.add(round(x0 / PT_PER_MM, 1))
+        else:
+            ys.add(round((height - y1) / PT_PER_MM, 1))

@@ -12,10 +12,10 @@ Laying out is the slow part of these tests (about a second a document), so:
 - each document is laid out once per test run, with the garbage collector held off, and only
   what the tests read of it is kept (:class:`Layout`), not WeasyPrint's boxes, which would
   make every later collection walk them again. What is kept is stored on disk under
-  ``.pytest_cache/rulesdsl-layouts/<digest>/`` (:func:`stored`), the digest being that of the
-  build (the compiler's code, the bundled rulesets, this file, WeasyPrint's version): the
-  second worker that needs a document waits for the first and reads it, and a later run of
-  unchanged code lays nothing out again (``pytest --cache-clear`` empties it);
+  ``.pytest_cache/rulesdsl-layouts/<digest>/`` (tests/layout_store.py), the digest being that
+  of the build (the compiler's code, the bundled rulesets, these readers, WeasyPrint's
+  version): the second worker that needs a document waits for the first and reads it, and a
+  later run of unchanged code lays nothing out again (``pytest --cache-clear`` empties it);
 - a deck whose PDF a test reads back (the poker deck ``rulesdsl build`` writes, and the
   sizes and per-mode decks of :func:`read_back`) is rendered once (:func:`written_deck`) for
   the tests that read its layout and those that read its PDF; their tests share an xdist
@@ -34,27 +34,20 @@ Laying out is the slow part of these tests (about a second a document), so:
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import itertools
-import os
-import pickle
-import shutil
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.builder.manifest import compiler_digest
 from rulesdsl.compiler import Compiler
 from rulesdsl.gc_pause import gc_paused
-from rulesdsl.printed import font_subset, pdf
+from rulesdsl.printed import pdf
 from rulesdsl.printed.card_room import LINE
 from rulesdsl.printed.card_room import MM as PT_PER_MM
 from rulesdsl.printed.cards import (
@@ -72,50 +65,11 @@ from rulesdsl.printed.pdf import Rendered, layout_losses, rendered_from
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import Sheet
 from rulesdsl.printed.sheets import Narrow, render_html, render_sheet
+from tests.layout_store import counted, stored, stored_subsets
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.terrain"))
 HEADINGS = frozenset({"h1", "h2", "h3"})
-STORE = ROOT / ".pytest_cache" / "rulesdsl-layouts"
-T = TypeVar("T")
-
-
-@cache
-def _build_digest() -> str:
-    """What every stored layout depends on: the compiler's code (templates and stylesheets
-    included), the bundled rulesets, this file and the versions of WeasyPrint and pydyf."""
-    import pydyf  # type: ignore[import-untyped, import-not-found, unused-ignore]
-    import weasyprint  # type: ignore[import-untyped, import-not-found, unused-ignore]
-
-    digest = hashlib.sha256(compiler_digest().encode())
-    for path in [*sorted((ROOT / "rulesets").glob("*.terrain")), Path(__file__)]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    digest.update(f"{weasyprint.__version__} {pydyf.__version__}".encode())
-    return digest.hexdigest()[:20]
-
-
-def stored(key: str, make: Callable[[], T]) -> T:
-    """``make()``, laid out once for every worker and run of this build: read from the store
-    if a worker made it before, else made (the other workers wait on a lock) and kept there.
-    Stores of other builds are removed as this one is first made."""
-    folder = STORE / _build_digest()
-    if not folder.is_dir():
-        STORE.mkdir(parents=True, exist_ok=True)
-        for old in STORE.iterdir():
-            if old.name != folder.name:  # another worker may be making this one
-                shutil.rmtree(old, ignore_errors=True)
-        folder.mkdir(exist_ok=True)
-    path = folder / f"{key}.pickle"
-    with open(folder / f"{key}.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if path.is_file():
-            found: T = pickle.loads(path.read_bytes())
-            return found
-        made = make()
-        part = path.with_suffix(f".{os.getpid()}")
-        part.write_bytes(pickle.dumps(made))
-        part.replace(path)
-        return made
 
 
 @cache
@@ -297,10 +251,13 @@ class Layout:
     (sheets; 0 where there are none)."""
     charts: tuple[float, ...] = ()
     """The least type of each chart's texts as printed, in points (:func:`chart_types`)."""
+    openings: tuple[str, ...] = ()
+    """How each page's text opens (sheets: :func:`opening`), as tests/print_economy.py's
+    ``rules_pages`` reads a written page's text for the page the worked examples open."""
 
 
 def _layout(html: str, cards: bool, refit: Refit | Narrow | None = None) -> Layout:
-    with gc_paused(), _counted() as layouts, _stored_subsets():
+    with gc_paused(), counted() as layouts, stored_subsets():
         document, losses = layout_losses(html, refit=refit)
         return _read(document, losses, cards, layouts)
 
@@ -320,67 +277,20 @@ def _read(document: Any, losses: Sequence[Loss], cards: bool, layouts: list[floa
         faces=tuple(card_faces(document, placed)) if cards else (),
         examples=0 if cards else examples_page(document, placed),
         charts=tuple(chart_types(document)),
+        openings=() if cards else tuple(opening(page) for page in placed),
     )
 
 
-@contextmanager
-def _counted() -> Iterator[list[float]]:
-    """The WeasyPrint layouts made in the block (``HTML.render`` calls), the CPU seconds of
-    each."""
-    import weasyprint  # type: ignore[import-untyped, import-not-found, unused-ignore]
-
-    layouts: list[float] = []
-    render = weasyprint.HTML.render
-
-    def counted(self: object, *args: object, **kwargs: object) -> object:
-        start = time.process_time()
-        try:
-            return render(self, *args, **kwargs)
-        finally:
-            layouts.append(time.process_time() - start)
-
-    weasyprint.HTML.render = counted
-    try:
-        yield layouts
-    finally:
-        weasyprint.HTML.render = render
-
-
-@contextmanager
-def _stored_subsets() -> Iterator[None]:
-    """The shipped faces cut down to a document's characters (fontTools, about 0.4 s of CPU a
-    document, outside ``HTML.render``) once for every document and worker of this build that
-    prints the same characters, kept in the store (:func:`stored`): a ruleset's sheets and
-    its decks in most card sizes print the same characters in one language. The cut faces
-    are the product's own (``font_subset._subset``), keyed by the face's bytes too."""
-    subset = font_subset._subset
-
-    def kept(path: Path, chars: str) -> str:
-        key = hashlib.sha256(_face_digest(path).encode() + chars.encode()).hexdigest()[:20]
-        return stored(f"subset-{key}", lambda: subset(path, chars))
-
-    font_subset._subset = kept  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        font_subset._subset = subset
-
-
-@cache
-def _face_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 WRITTEN_SHEETS = (("battletech_tacops", "ru", "a4"), ("heavy_gear", "en", "a4"))
-"""The A4 sheets whose PDF a test reads (tests/test_print_fonts.py, tests/test_sheets.py);
-on Letter, those of tests/test_print_economy.py (BattleTech's and Heavy Gear's): each is
-rendered once (:func:`written_sheet`) for that reading and for its layout checks."""
+"""The sheets whose PDF a test reads (tests/test_print_fonts.py, tests/test_sheets.py):
+each is rendered once (:func:`written_sheet`) for that reading and for its layout checks.
+The Letter sheets' page budget (tests/test_print_economy.py) is read from their layouts
+(:attr:`Layout.openings`), not from PDFs written for it."""
 
 
 @cache
 def sheet_layout(name: str, lang: str, paper: str) -> Layout:
-    letter = paper == "letter" and name in ("battletech_tacops", "heavy_gear")
-    if letter or (name, lang, paper) in WRITTEN_SHEETS:  # laid out once for PDF and layout
+    if (name, lang, paper) in WRITTEN_SHEETS:  # laid out once for PDF and layout
         return written_sheet(name, lang, paper).layout
 
     def make() -> Layout:
@@ -514,7 +424,7 @@ def _built_deck(name: str, lang: str) -> Written | None:
     if not rendered_from(pdf, html):
         return None
     refit = Refit(ruleset(name), lang, DEFAULT_SIZE, None, DEFAULT_PAPER, sheet=model.sheet)
-    with gc_paused(), _counted() as layouts, _stored_subsets():
+    with gc_paused(), counted() as layouts, stored_subsets():
         document, losses = layout_losses(html, refit=refit)
         read = _read(document, losses, True, layouts)
         return Written(Rendered.of(pdf, losses), read, tuple(sorted(refit.tight.items())))
@@ -540,7 +450,7 @@ def _capture(render: Callable[[], Any], cards: bool) -> Written:
         documents.append(document)
         finish(document, writer)
 
-    with gc_paused(), _counted() as layouts, _stored_subsets():
+    with gc_paused(), counted() as layouts, stored_subsets():
         pdf._fix_metadata = finisher  # type: ignore[assignment]
         try:
             written: Rendered = render()
@@ -563,7 +473,7 @@ def written_deck_group(
 def committed_group(path: str) -> Any:
     """The xdist group of the tests that read ``generated/<path>``, a PDF ``rulesdsl build``
     wrote: a deck's is its written deck's (:func:`written_deck_group`), a sheet's its own;
-    one worker reads the file once for all of them (:func:`tests.pdf_glyphs.read_pdf`)."""
+    one worker reads the file once for all of them (:func:`tests.pdf_glyphs.preflight`)."""
     folder, file = path.split("/")
     name, lang, _ = file.split(".")
     if folder == "cards":
@@ -791,3 +701,20 @@ def examples_page(document: Any, placed: Sequence[Sequence[Placed]] | None = Non
         if any("topic-examples" in t.classes for t in page):
             return number
     return 0
+
+
+OPENING = 120
+"""The characters of a page's text :attr:`Layout.openings` keeps: more than a title."""
+
+
+def opening(page: Sequence[Placed]) -> str:
+    """The first :data:`OPENING` characters of a page's text (the running footer and page
+    number aside), its lines' texts in the order laid out, a line break between lines."""
+    text, line = "", None
+    for t in page:
+        if not t.margin:
+            text += ("\n" if line is not None and t.y != line else "") + t.text
+            line = t.y
+            if len(text) >= OPENING:
+                break
+    return text[:OPENING]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -168,12 +169,14 @@ def deck_cards(pdf: bytes, ruleset: str) -> int:
     return int(found.group(1))
 
 
-def rules_pages(pdf: bytes, examples: str) -> int:
-    """The pages a written sheet's rules take: those before the page that opens with the
-    worked examples' title ``examples`` (all of them where it has none)."""
-    pages = texts(pdf)
+def rules_pages(pages: Sequence[str], examples: str) -> int:
+    """The pages a sheet's rules take: those before the page that opens with the worked
+    examples' title ``examples`` (all of them where it has none), from each page's text: a
+    written sheet's (:func:`texts`), or how each page of its layout opens
+    (:attr:`~tests.pdf_layout.Layout.openings`). A line may break inside the title."""
+    title = " ".join(examples.split())
     for number, text in enumerate(pages):
-        if number and text.lstrip().startswith(examples):
+        if number and " ".join(text.split()).startswith(title):
             return number
     return len(pages)
 

@@ -1,6 +1,6 @@
 """Print economy (issue 41): decks no larger than they need be and sheets within their page
 budget, read from the PDFs the build writes (generated/, which ``rulesdsl build --check``
-keeps current) and, for Letter, from sheets rendered here."""
+keeps current) and, for Letter, from the sheets' layouts (tests/pdf_layout.py)."""
 
 from __future__ import annotations
 
@@ -212,18 +212,18 @@ def test_the_source_most_rows_of_a_sheets_table_name_is_said_once_in_its_heading
     ("name", "lang"), [case for case in pdf_layout.cases() if case[0] in SHEET_PAGES]
 )
 def test_a_written_sheets_rules_keep_to_its_page_budget_on_a4(name: str, lang: str) -> None:
-    pdf = (GENERATED / "sheets" / f"{name}.{lang}.pdf").read_bytes()
+    pages = texts((GENERATED / "sheets" / f"{name}.{lang}.pdf").read_bytes())
     examples = examples_title(name, lang)
-    assert examples in "".join(texts(pdf))  # the worked examples are still printed
-    assert rules_pages(pdf, examples) <= SHEET_PAGES[name]
+    assert examples in "".join(pages)  # the worked examples are still printed
+    assert rules_pages(pages, examples) <= SHEET_PAGES[name]
 
 
 @pytest.mark.parametrize(
     ("name", "lang"), [case for case in pdf_layout.cases() if case[0] in SHEET_PAGES]
 )
 def test_a_sheets_rules_keep_to_its_page_budget_on_letter(name: str, lang: str) -> None:
-    pdf = pdf_layout.written_sheet(name, lang, "letter").pdf  # render_sheet(...)
-    assert rules_pages(pdf, examples_title(name, lang)) <= SHEET_PAGES[name]
+    layout = pdf_layout.sheet_layout(name, lang, "letter")  # as render_sheet lays it out
+    assert rules_pages(layout.openings, examples_title(name, lang)) <= SHEET_PAGES[name]
 
 
 @pytest.mark.parametrize(("name", "lang"), deck_cases())

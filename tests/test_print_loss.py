@@ -5,13 +5,12 @@ other text; with ``--strict`` that is an error and nothing is written.
 Two readings: the product's own (:mod:`rulesdsl.printed.loss`, from the layout, in every
 render), which these tests prove can fail; and an independent one that reads the written PDF
 as a player prints it: the words' boxes (PDFium's, :mod:`tests.pdf_glyphs`) against the crop
-marks drawn on the sheet (read from the PDF's content with pypdf), for every bundled deck.
+marks drawn on the sheet (read from the PDF's content with PDFium too), for every bundled deck.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -24,7 +23,7 @@ from rulesdsl.printed import loss
 from rulesdsl.printed.cards import SAFE_ZONE, build_deck, render_deck_html
 from rulesdsl.printed.pdf import layout_losses
 from tests import pdf_layout
-from tests.pdf_glyphs import PT_PER_MM, both_glyphs, read_pdf, word_boxes
+from tests.pdf_glyphs import both_glyphs, preflight, word_boxes
 
 OVERFLOWING = """ruleset wide "Wide"
 version 1.0.0
@@ -169,71 +168,12 @@ def test_build_strict_writes_nothing_when_a_pdf_loses_text(
 # ---- the independent reading: the written PDF, as a player prints it -----------------------
 
 
-_TOKEN = re.compile(
-    rb"[-+]?(?:\d+\.?\d*|\.\d+)|[A-Za-z'\"*]+|<[^<>]*>|/[^\s/\[\]<>(){}%]*|[\[\]()]"
-)
-"""A content stream's tokens: numbers, operators, hex strings, names, brackets (a literal
-string's or an inline image's bytes are refused, see :func:`crop_lines`)."""
-
-
 def crop_lines(pdf: bytes) -> list[tuple[set[float], set[float]]]:
     """For each page, the x of the vertical crop marks and the y of the horizontal ones, in
-    millimetres from the top left: thin filled rectangles (``re``) 4 mm long, read from the
-    page's content stream (pypdf) with the transformation in force (``q``, ``Q``, ``cm``).
-
-    The marks are the template's ``.crop`` boxes, drawn in the page's own content, which is
-    all this reads (not form XObjects); the stream is scanned for those four operators rather
-    than run through pypdf's text extraction (the same marks, read 3 times faster). A stream
-    this scan cannot read safely (a literal string, an inline image) is refused."""
-    return page_crop_lines(read_pdf(pdf))
-
-
-def page_crop_lines(reader: Any) -> list[tuple[set[float], set[float]]]:
-    """:func:`crop_lines` of a PDF pypdf has read (a ``PdfReader``)."""
-    return [
-        _marks(page.get_contents().get_data(), float(page.mediabox.height)) for page in reader.pages
-    ]
-
-
-def _marks(stream: bytes, height: float) -> tuple[set[float], set[float]]:
-    xs: set[float] = set()
-    ys: set[float] = set()
-    cm, saved, operands = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), [], []
-    for token in _TOKEN.findall(stream):
-        assert token not in (b"(", b")", b"BI"), "a literal string or inline image"
-        if not token[:1].isalpha() and token[:1] not in b"'\"*":
-            operands.append(token)
-            continue
-        if token == b"q":
-            saved.append(cm)
-        elif token == b"Q":
-            cm = saved.pop()
-        elif token == b"cm":
-            a, b, c, d, e, f = (float(v) for v in operands)
-            ca, cb, cc, cd, ce, cf = cm
-            cm = (
-                a * ca + b * cc,
-                a * cb + b * cd,
-                c * ca + d * cc,
-                c * cb + d * cd,
-                e * ca + f * cc + ce,
-                e * cb + f * cd + cf,
-            )
-        elif token == b"re":
-            x, y, w, h = (float(v) for v in operands)
-            a, b, c, d, e, f = cm
-            x0, y0 = a * x + c * y + e, b * x + d * y + f
-            x1, y1 = a * (x + w) + c * (y + h) + e, b * (x + w) + d * (y + h) + f
-            long_side = max(abs(x1 - x0), abs(y1 - y0)) / PT_PER_MM
-            short_side = min(abs(x1 - x0), abs(y1 - y0)) / PT_PER_MM
-            if abs(long_side - 4.0) < 0.05 and short_side < 0.2:
-                left, top = min(x0, x1) / PT_PER_MM, (height - max(y0, y1)) / PT_PER_MM
-                if abs(y1 - y0) > abs(x1 - x0):
-                    xs.add(round(left, 1))
-                else:
-                    ys.add(round(top, 1))
-        operands = []
-    return xs, ys
+    millimetres from the top left: thin filled rectangles 4 mm long drawn in the page's own
+    content (the template's ``.crop`` boxes), read with PDFium
+    (:func:`tests.pdf_glyphs.crop_marks`)."""
+    return list(preflight(pdf).marks)
 
 
 def _cells(edges: set[float]) -> list[tuple[float, float]]:

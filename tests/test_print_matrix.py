@@ -39,11 +39,11 @@ from rulesdsl.printed.cards import (
     render_deck_html,
 )
 from tests import pdf_layout, test_cards
-from tests.pdf_glyphs import PT_PER_MM, read_pdf
+from tests.pdf_glyphs import PT_PER_MM, preflight, read_pdf
 from tests.print_economy import HALF, LEAST_PT, MEDIAN_PT
 from tests.test_cards import DECKS, SIZES, _per_mode_cases
 from tests.test_print_done_when import SMALL, _decks
-from tests.test_print_preflight import _box, _unembedded
+from tests.test_print_preflight import _box
 from tests.test_print_typography import _STRAIGHT, _UNSPACED
 from tests.test_sheets import SHEETS, visible_text
 
@@ -169,17 +169,17 @@ def test_every_page_of_a_deck_in_every_size_and_paper_states_its_trim_on_its_cut
     decks): every page the paper's size, its TrimBox the grid its cuts enclose, its BleedBox
     the same (no bleed asked), and every font embedded."""
     pdf = pdf_layout.written_deck(name, lang, size, mode, paper).pdf
-    reader = read_pdf(bytes(pdf))  # as tests/test_print_done_when.py read it
+    read = preflight(bytes(pdf))  # as tests/test_print_done_when.py read its marks
     impose = imposition(CARD_SIZES[size], paper)
     left, top, right, bottom = impose.trim()
     height = impose.page_height
-    for number, page in enumerate(reader.pages, 1):
+    for number, page in enumerate(read.pages, 1):
         media = (0.0, 0.0, impose.page_width, height)
         assert _box(page, "MediaBox") == pytest.approx(media, abs=0.01), number
         trim = (left, height - bottom, right, height - top)
         assert _box(page, "TrimBox") == pytest.approx(trim, abs=0.01), number
         assert _box(page, "BleedBox") == pytest.approx(trim, abs=0.01), number
-    assert _unembedded(reader) == set()
+    assert read.unembedded == set()
 
 
 SHOP_SAFE_ZONE = 25.4 / 8

@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import re
 import statistics
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,9 +23,9 @@ import pytest
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.cards import CARD_SIZES, SAFE_ZONE, render_deck
 from tests import pdf_layout
-from tests.pdf_glyphs import PT_PER_MM, Glyph, both_glyphs, read_pdf
+from tests.pdf_glyphs import PT_PER_MM, Glyph, Preflight, both_glyphs, preflight
 from tests.test_print_done_when import SMALL
-from tests.test_print_loss import _cells, page_crop_lines
+from tests.test_print_loss import _cells
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated"
 WRITTEN = sorted(p.relative_to(GENERATED).as_posix() for p in GENERATED.rglob("*.pdf"))
@@ -39,47 +38,18 @@ DECKS = [
 ]
 """The committed decks, each in the xdist group of the tests that read it (its written deck's,
 :func:`pdf_layout.committed_group`: tests/test_print_loss.py reads the same file back,
-tests/test_print_economy.py its glyphs too), so that one worker reads each deck (pypdf:
+tests/test_print_economy.py its glyphs too), so that one worker reads each deck (PDFium:
 :func:`_read`; its glyphs: :func:`_glyphs`) once for all of them."""
 PDFS = [pytest.param(name, marks=pdf_layout.committed_group(name)) for name in WRITTEN]
 """Every committed PDF, each in its group (a sheet's: tests/test_print_matrix.py reads it
 too)."""
 BLEED = 3.0
-BOXES = ("/MediaBox", "/BleedBox", "/TrimBox")
-
-
-@dataclass(frozen=True)
-class Read:
-    """What the checks read of a committed PDF with pypdf, read once a process (:func:`_read`):
-    pypdf's first reading of the pages parses every object, the fonts' width arrays included
-    (about 0.5 s a deck), and three checks read each deck. Only this is kept, not the reader
-    (a quarter of a gigabyte for the 66 files)."""
-
-    pages: tuple[dict[str, Any], ...]
-    """Each page's boxes as the PDF states them (``/MediaBox``, ``/BleedBox``, ``/TrimBox``: None
-    where missing) and its height in points (``height``)."""
-    unembedded: frozenset[str]
-    """:func:`_unembedded`."""
-    marks: tuple[tuple[set[float], set[float]], ...]
-    """A deck's crop marks (:func:`page_crop_lines`); none for a sheet."""
 
 
 @cache
-def _read(name: str) -> Read:
-    reader = read_pdf((GENERATED / name).read_bytes())
-    pages = tuple(
-        {
-            **{b: _stated(page.get(b)) for b in BOXES},
-            "height": float(page.mediabox.height),
-        }
-        for page in reader.pages
-    )
-    marks = tuple(page_crop_lines(reader)) if name.startswith("cards/") else ()
-    return Read(pages, frozenset(_unembedded(reader)), marks)
-
-
-def _stated(box: Any) -> tuple[float, ...] | None:
-    return None if box is None else tuple(float(v) for v in box)
+def _read(name: str) -> Preflight:
+    """:func:`~tests.pdf_glyphs.preflight` of a committed PDF, read once a process."""
+    return preflight((GENERATED / name).read_bytes())
 
 
 def _marks(name: str) -> tuple[tuple[set[float], set[float]], ...]:
@@ -96,7 +66,7 @@ def _glyphs(name: str, loose: bool) -> list[list[Glyph]]:
 
 def _box(page: Any, name: str) -> tuple[float, float, float, float]:
     """A page box in millimetres (left, bottom, right, top), as the PDF states it (``page``:
-    pypdf's, or one of :attr:`Read.pages`)."""
+    pypdf's, or one of :attr:`~tests.pdf_glyphs.Preflight.pages`)."""
     box = page.get(f"/{name}")
     assert box is not None, f"no /{name}"
     left, bottom, right, top = (float(v) / PT_PER_MM for v in box)
@@ -113,21 +83,6 @@ def _inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> bool:
     )
 
 
-def _unembedded(reader: pypdf.PdfReader) -> set[str]:
-    """The fonts the pages use with no font program in the file."""
-    missing = set()
-    for page in reader.pages:
-        fonts = page.get("/Resources", {}).get("/Font", {})
-        for ref in fonts.values():
-            font = ref.get_object()
-            for part in font.get("/DescendantFonts", [font]):
-                descriptor = part.get_object().get("/FontDescriptor")
-                files = ("/FontFile", "/FontFile2", "/FontFile3")
-                if descriptor is None or not any(k in descriptor.get_object() for k in files):
-                    missing.add(str(font.get("/BaseFont")))
-    return missing
-
-
 @pytest.mark.parametrize("name", PDFS)
 def test_every_written_pdf_has_its_boxes_nested_and_its_fonts_embedded(name: str) -> None:
     read = _read(name)
@@ -135,6 +90,38 @@ def test_every_written_pdf_has_its_boxes_nested_and_its_fonts_embedded(name: str
         media, bleed, trim = (_box(page, b) for b in ("MediaBox", "BleedBox", "TrimBox"))
         assert _inside(trim, bleed) and _inside(bleed, media), f"page {number}"
     assert read.unembedded == set()
+
+
+def _pdf(*objects: bytes) -> bytes:
+    """A PDF of ``objects`` (numbered from 1, the first the catalog), with its cross-reference
+    table."""
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    size = len(objects) + 1
+    trailer = b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (size, len(out))
+    return out + b"xref\n0 %d\n0000000000 65535 f \n" % size + xref + trailer
+
+
+def test_the_preflight_reading_finds_a_font_set_without_its_program() -> None:
+    """The fonts check of :func:`~tests.pdf_glyphs.preflight` (PDFium: the fonts the pages'
+    text is set in) can fail: a page set in Helvetica, which the file names but does not
+    hold, and the boxes a page does not state read as missing."""
+    text = b"BT /F1 12 Tf 72 720 Td (Unembedded) Tj ET"
+    pdf = _pdf(
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(text), text),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    )
+    read = preflight(pdf)
+    assert read.unembedded == {"Helvetica"}
+    assert [page["/TrimBox"] for page in read.pages] == [None]
+    assert read.pages[0]["/MediaBox"] == (0, 0, 612, 792)
 
 
 @pytest.mark.parametrize("name", DECKS)

@@ -354,7 +354,8 @@ def test_no_a4_page_but_the_last_is_more_than_a_quarter_empty(name: str) -> None
         layout = pdf_layout.sheet_layout(name, lang, "a4")
         generated = Path(__file__).resolve().parent.parent / "generated"
         written = (generated / "sheets" / f"{name}.{lang}.pdf").read_bytes()
-        rules = print_economy.rules_pages(written, print_economy.examples_title(name, lang))
+        pages = print_economy.texts(written)
+        rules = print_economy.rules_pages(pages, print_economy.examples_title(name, lang))
         assert rules <= 3 and layout.pages <= rules + 2, lang
         ends = {rules - 1, layout.pages - 1}
         fills = [fill for page, fill in enumerate(layout.fills) if page not in ends]
