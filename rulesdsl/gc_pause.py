@@ -31,15 +31,15 @@ def gc_paused(*, acyclic: bool = False) -> Iterator[None]:
 
 
 def _promote() -> None:
-    """Every object the block made and kept put in the oldest generation as it is: the
-    collector's count of new objects went on while it was held off, so its next collections
-    walked all of them, the young generation's then the middle one's (issue 44: about 250 ms
-    after a 5,000-feature compile, every object of its syntax tree and IR, kept). ``freeze``
-    then ``unfreeze`` moves them there without a walk (two list splices); a full collection
-    still looks at them, cycles included (but only a full collection, and those are rarer:
-    so not for blocks that leave cyclic garbage, such as a PDF's layout). Not when objects
-    are frozen already (a caller's
-    own ``gc.freeze``, as the test suite's): ``unfreeze`` would undo it."""
+    """Every object the collector tracks (the block's, and any young one made before it) put
+    in the oldest generation as it is: the collector's count of new objects went on while it
+    was held off, so its next collections walked all of them, the young generation's then
+    the middle one's (issue 44: about 250 ms after a 5,000-feature compile, every object of
+    its syntax tree and IR, kept). ``freeze`` then ``unfreeze`` moves them there without a
+    walk (two list splices); a full collection still looks at them, cycles included, but
+    full collections are rarer: so not for blocks that leave cyclic garbage, such as a PDF's
+    layout. Not when objects are frozen already (a caller's own ``gc.freeze``, as the test
+    suite's): ``unfreeze`` would undo it."""
     if gc.get_freeze_count() == 0:
         gc.freeze()
         gc.unfreeze()
