@@ -8,11 +8,15 @@ import subprocess
 import sys
 
 MADE = "kept = [[i] for i in range(50_000)]"
+START = "import gc\nfrom rulesdsl.gc_pause import gc_paused\ngc.collect()"
+"""Each run starts with the collector's counts at nought: how far they had got at start-up
+(which an editable install and a copied one reach differently) would otherwise decide
+which generation the first collection after the block is."""
 
 
 def run(code: str) -> list[str]:
     done = subprocess.run(
-        [sys.executable, "-c", "import gc\nfrom rulesdsl.gc_pause import gc_paused\n" + code],
+        [sys.executable, "-c", f"{START}\n{code}"],
         capture_output=True,
         text=True,
         check=True,
