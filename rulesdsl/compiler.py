@@ -9,8 +9,7 @@ The IR the compiler builds is not validated against the JSON Schema at run time
 (tests/test_ir_schema.py does that for every bundled ruleset). Garbage collection is held off
 while a file compiles: the syntax tree and IR are acyclic and freed by reference counting, and
 the collector's passes over the many young objects made the compile super-linear in the size
-of the file. What the compile keeps then goes to the collector's oldest generation as it is
-(``gc_paused(acyclic=True)``), so the collections that follow do not walk it all again.
+of the file.
 """
 
 from __future__ import annotations
@@ -133,7 +132,7 @@ class Compiler:
         key = _key(path) or path.absolute()
         if key in self._compiled:
             return self._compiled[key]
-        with gc_paused(acyclic=True):
+        with gc_paused():
             source, diags = self.parse_file(path)
             if source is None:
                 return Compiled(str(path), None, diags)
@@ -181,7 +180,7 @@ class Compiler:
         self.sources[path] = loaded.quoted or ""
         if loaded.text is None:
             return Compiled(path, None, list(loaded.diagnostics))
-        with gc_paused(acyclic=True):
+        with gc_paused():
             source, diags = self._parse_kept(text, path)
             if source is None:
                 return Compiled(path, None, diags)
@@ -191,7 +190,7 @@ class Compiler:
         self, source: s.SourceFile, base_dir: Path, syntax_errors: list[Diagnostic] | None = None
     ) -> Compiled:
         """Resolve, lower and check a parsed file; ``syntax_errors`` are carried along."""
-        with gc_paused(acyclic=True):
+        with gc_paused():
             return self._compile_source(source, base_dir, syntax_errors)
 
     def _compile_source(

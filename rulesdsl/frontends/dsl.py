@@ -97,7 +97,7 @@ class Parser:
         later stages still check the statements that did parse. The tree is None only when
         nothing could be recovered.
         """
-        with gc_paused(acyclic=True):
+        with gc_paused():
             return self._parse(text, path)
 
     def _parse(self, text: str, path: str) -> tuple[s.SourceFile | None, list[Diagnostic]]:
