@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.printed import cards
+from rulesdsl.printed.card_blocks import block_cards
 from rulesdsl.printed.card_tables import row_sources_out
 from rulesdsl.printed.cards import CARD_SIZES, build_deck
 from rulesdsl.printed.sheet_model import build_sheet
@@ -127,7 +128,7 @@ def test_a_table_that_fits_one_upright_card_at_the_type_floor_is_not_split(
             if block.table is None or section.id == "examples":
                 continue
             room = cards._room(size, size.font)
-            if len(cards._block_cards(section.title, row_sources_out(block), room)) > 1:
+            if len(block_cards(section.title, row_sources_out(block), room)) > 1:
                 continue
             key = f"{section.id}/{block.id}"
             held = [c for c in model.cards for c in (c, *c.more) if c.block == key]
@@ -245,7 +246,7 @@ def test_a_note_marked_by_a_header_and_two_cells_of_a_row_prints_once() -> None:
     table = TableView(head, rows, ["Terrain", "Mud", "Snow"])
     block = Block("bog", "Bog", table=table, notes=[("1", "Bogs down."), ("2", "Slides.")])
     size = CARD_SIZES["poker"]
-    [card] = cards._block_cards("Movement", block, cards._room(size, size.font))
+    [card] = block_cards("Movement", block, cards._room(size, size.font))
     assert [mark for mark, _ in card.notes] == ["1", "2"]
 
 

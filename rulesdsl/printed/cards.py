@@ -32,8 +32,7 @@ from markupsafe import Markup
 from rulesdsl import ir
 from rulesdsl.i18n import catalog
 from rulesdsl.outputs import MAX_PDF_SOURCE_BYTES, Deferred, Output
-from rulesdsl.printed.card_blocks import block_cards as _block_cards
-from rulesdsl.printed.card_blocks import cards_within
+from rulesdsl.printed.card_blocks import block_cards, cards_within
 from rulesdsl.printed.card_model import Card as Card
 from rulesdsl.printed.card_model import Deck as Deck
 from rulesdsl.printed.card_model import heads_fit, mostly_heads, signs_only
@@ -276,7 +275,7 @@ def _together_font(
             if found is None or found[0] is not block:
                 found = known[id(block), font, share] = (
                     block,
-                    _block_cards(section, block, room),
+                    block_cards(section, block, room),
                 )
             made = found[1]
             if len(made) > 1 or made[0].over:
@@ -436,13 +435,13 @@ def _fitted_once(
     fonts = size.fonts()
     whole = topic in WHOLE_ROWS
     upright = _room(size, fonts[-1], share, narrow)
-    least = _block_cards(section, block, upright, whole, least_rows)
+    least = block_cards(section, block, upright, whole, least_rows)
     turned = False
     if block.table is not None and (len(least) > 1 or whole):
         # a table that needs several cards may need fewer set across the card; a results
         # table is never split between its columns: set across where it is wide
         across = replace(size, width=size.height, height=size.width)
-        other = _block_cards(
+        other = block_cards(
             section, block, _room(across, fonts[-1], share, narrow), whole, least_rows
         )
         # set across, too, where the upright card cannot hold LEAST_ROWS rows a part
@@ -469,7 +468,7 @@ def _fitted_once(
         """The block's cards at type ``candidate`` (both loops below ask: made once)."""
         if candidate not in made:
             room = _room(size, candidate, share, narrow)
-            made[candidate] = _block_cards(section, block, room, whole, least_rows)
+            made[candidate] = block_cards(section, block, room, whole, least_rows)
         return made[candidate]
 
     if _short(least, block):
@@ -502,7 +501,7 @@ def _fitted_once(
         # as large as that leaves it, at the cards that takes (issue 41, goal 3)
         for candidate in fonts[fonts.index(font) :]:
             room = _room(size, candidate, share, narrow, 1.0)
-            cards = _block_cards(section, block, room, whole, least_rows)
+            cards = block_cards(section, block, room, whole, least_rows)
             if not any(card.over for card in cards) and _short(cards, block) <= _short(
                 chosen, block
             ):
