@@ -740,3 +740,37 @@ def test_every_file_of_the_package_that_can_change_an_output_is_in_the_compiler_
     package = Path(mf.__file__).resolve().parents[1]
     kinds = {p.suffix for p in package.rglob("*.*") if "__pycache__" not in p.parts}
     assert kinds - set(mf.package_suffixes()) == {".typed"}
+
+
+def test_an_entry_of_a_backend_rulesdsl_no_longer_has_is_dropped_with_what_only_it_wrote(
+    project: Path,
+) -> None:
+    """A backend of the package renamed or moved leaves its entries behind in the manifest
+    (the bundled one kept three such keys a ruleset); the next build of the ruleset drops
+    them and removes the files only they owned. A caller's own backend's entry stays."""
+    run(project)
+    out = project / "generated"
+    manifest = mf.load(out)
+    (out / "python" / "old_base.py").write_text("old\n", "utf-8")
+    old_outputs = {
+        "python/base.py": "x",
+        "python/old_base.py": mf.file_digest(out / "python/old_base.py") or "",
+    }
+    for key in ("rulesdsl.tools.build:python_outputs", "mine.backends:extra"):
+        manifest.rulesets["base"][key] = mf.Entry("c", {}, dict(old_outputs))
+    (out / mf.MANIFEST).write_bytes(manifest.dumps())
+    edit(project / "rulesets" / "base.terrain", "| 2", "| 3")
+    run(project)
+    keys = set(mf.load(out).rulesets["base"])
+    assert "rulesdsl.tools.build:python_outputs" not in keys and "mine.backends:extra" in keys
+    assert (out / "python" / "old_base.py").exists()  # the caller's entry still owns it
+    manifest = mf.load(out)
+    del manifest.rulesets["base"]["mine.backends:extra"]
+    manifest.rulesets["base"]["rulesdsl.build:python_outputs"] = mf.Entry(
+        "c", {}, dict(old_outputs)
+    )
+    (out / mf.MANIFEST).write_bytes(manifest.dumps())
+    edit(project / "rulesets" / "base.terrain", "| 3", "| 2")
+    result = run(project)
+    assert "python/old_base.py" in result.removed and "python/base.py" not in result.removed
+    assert (out / "python" / "base.py").exists() and not (out / "python" / "old_base.py").exists()

@@ -149,6 +149,15 @@ def backend_key(backend: Backend) -> str:
     return f"{getattr(backend, '__module__', '?')}:{getattr(backend, '__qualname__', '?')}"
 
 
+def retired(key: str) -> bool:
+    """Whether a manifest key names a backend of rulesdsl's own that this version no longer
+    has (one renamed or moved, such as ``rulesdsl.tools.build:python_outputs``): the build
+    drops its entry when it renders the ruleset again, and the files only it owned with it.
+    A caller's own backend (a key outside the package) is never retired."""
+    every = default_backends(tuple(t.name for t in targets.TARGETS))
+    return key.startswith(("target:", "rulesdsl.")) and key not in map(backend_key, every)
+
+
 class UnknownRuleset(ValueError):
     """``build NAME`` with a NAME that is no ruleset in the folder."""
 
@@ -639,6 +648,8 @@ def _plan(
     change.write.update(render_deferred(deferred, jobs, held=held))
     for rid, per_key in rendered.items():
         path_names = read[rid]
+        for key in [k for k in new.rulesets.get(rid, {}) if retired(k)]:
+            _drop(new.rulesets[rid].pop(key).outputs, set(), stamp, change)
         for key, outs in per_key.items():
             digests = {rel: _recorded(rel, change, skipped, stamp) for rel in outs}
             before = old.rulesets.get(rid, {}).get(key)
