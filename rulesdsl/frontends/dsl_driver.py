@@ -171,17 +171,7 @@ class Fused:
                     raise Fallback
                 if act.__class__ is int:
                     break
-                size, callback, origin = act  # _reduce, written here: a call per reduction saved
-                if callback is None:
-                    del states[-1]
-                elif size:
-                    children = values[-size:]
-                    del states[-size:]
-                    del values[-size:]
-                    values.append(callback(children))
-                else:
-                    values.append(callback([]))
-                states.append(rows[states[-1]][origin])
+                _reduce(rows, states, values, act)
             states.append(act)
             check = on_token.get(kind)
             values.append(token if check is None else check(token))
