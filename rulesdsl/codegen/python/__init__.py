@@ -46,6 +46,7 @@ def _environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
         bytecode_cache=TemplateCode(),  # the templates' code kept between runs (issue 44)
+        auto_reload=False,  # the package's own files: no stat of each template per render
     )
     env.filters["py"] = py
     env.filters["doc"] = doc
