@@ -19,6 +19,7 @@ from lark.tree import Meta
 from rulesdsl import ir
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.dsl_driver import first_child
 from rulesdsl.ir.records import dataclass
 
 
@@ -109,10 +110,6 @@ class Built:
         self.column = column
         self.end_line = end_line
         self.end_column = end_column
-
-
-def _first_child(children: list[Any]) -> Any:
-    return children[0]
 
 
 def _reduce_one(rule: Callable[[Any, list[Any]], Any], children: list[Any]) -> Built:
@@ -212,7 +209,7 @@ class BuilderBase:
         if one and expand_single:
             # a lone child standing for its ``?rule`` (two reductions in seven): the child
             # itself, its text's span the rule's (issue 44)
-            return _first_child
+            return first_child
         if one:
             return partial(_reduce_one, rule)
         # every child kept, none spliced (two reductions in three): the children themselves,

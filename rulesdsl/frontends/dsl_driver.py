@@ -34,7 +34,16 @@ class Fallback(Exception):
 
 Row = dict[str, Any]
 """A state's actions by token or rule name: an ``int`` (shift or goto: the next state) or a
-reduction's ``(length, callback, rule name)``."""
+reduction's ``(length, callback, rule name)``; the callback is None for a rule whose lone
+child stands for it (:func:`first_child`): its value stays on the stack as it is."""
+
+
+def first_child(children: list[Any]) -> Any:
+    """The callback of a rule whose lone child stands for it (a ``?rule`` of one kept child):
+    the child. The fused loop does not call it: it only moves the child's state (issue 44:
+    one reduction in seven, a list and a call each)."""
+    return children[0]
+
 
 Scan = tuple[tuple[Any, ...], frozenset[str], frozenset[str], dict[str, Any]]
 """A state's lexer: its compiled expressions (Lark splits one that has too many groups), the
@@ -54,7 +63,12 @@ class _Rows(dict[int, Row]):
             if action is Shift:
                 row[name] = arg
             else:
-                row[name] = (len(arg.expansion), self._callbacks[arg], arg.origin.name)
+                call = self._callbacks[arg]
+                row[name] = (
+                    len(arg.expansion),
+                    None if call is first_child else call,
+                    arg.origin.name,
+                )
         self[state] = row
         return row
 
@@ -202,13 +216,15 @@ def _reduce(rows: _Rows, states: list[int], values: list[Any], act: Any) -> None
     """One reduction: the rule's children taken off the stacks, its value and the goto
     pushed."""
     size, callback, origin = act
-    if size:
+    if callback is None:  # a lone child standing for its rule: its value stays
+        del states[-1]
+    elif size:
         children = values[-size:]
         del states[-size:]
         del values[-size:]
+        values.append(callback(children))
     else:
-        children = []
-    values.append(callback(children))
+        values.append(callback([]))
     states.append(rows[states[-1]][origin])
 
 

@@ -12,6 +12,7 @@ The checks of a table's keys, of a roll's faces and the few a runtime part makes
 from __future__ import annotations
 
 import re
+from functools import cache
 from importlib import resources
 from typing import assert_never
 
@@ -60,15 +61,23 @@ def check_js(function: str, argument: str, check: KnownName | Number | Made, val
             assert_never(check)
 
 
+@cache
 def runtime_part(name: str) -> str:
     """The text of the runtime part ``name`` with its checks written: those of every part of
     the surface (the runtime parts are the same for every module; a part's text is in a module
-    only when the module has the part)."""
+    only when the module has the part). Made once per process (issue 44: every module wrote
+    each part's checks again)."""
     found = plan_surface.argument_checks(c for p in plan_surface.CHECKS.values() for c in p)
 
     def written(mark: re.Match[str]) -> str:
         function, argument, value, by = mark.groups()
         return check_js(by or string_js(function), argument, found[function, argument], value)
 
-    text = resources.files("rulesdsl.codegen.js").joinpath(name).read_text("utf-8")
-    return _MARK.sub(written, text)
+    return _MARK.sub(written, package_text(name))
+
+
+@cache
+def package_text(name: str) -> str:
+    """The text of the file ``name`` of this package (a runtime part or its declarations),
+    read once per process."""
+    return resources.files("rulesdsl.codegen.js").joinpath(name).read_text("utf-8")

@@ -4,9 +4,9 @@ table, parameter and outcome names as string-literal unions (for :mod:`rulesdsl.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from importlib import resources
 from typing import assert_never
 
+from rulesdsl.codegen.js.checks import package_text
 from rulesdsl.codegen.js.facing import facing_dts
 from rulesdsl.codegen.js.free_facing import free_facing_dts
 from rulesdsl.codegen.js.results import results_dts
@@ -23,7 +23,7 @@ _STATE_CONTEXT = " | Readonly<Record<StateName, number>>"
 
 
 def runtime_dts() -> str:
-    return resources.files("rulesdsl.codegen.js").joinpath("runtime.d.ts").read_text("utf-8")
+    return package_text("runtime.d.ts")
 
 
 def dts(plan: ModulePlan, ruleset_id: str, version: str) -> str:

@@ -7,8 +7,8 @@ its movement section, the dice outcomes that feed the cost from its sight sectio
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from importlib import resources
 
+from rulesdsl.codegen.js.checks import package_text
 from rulesdsl.codegen.js.data import dict_js, fields_js, per_distance_js, strings_js
 from rulesdsl.codegen.js.routes import FIRST_STEP, STEP_ROLLS, marked
 from rulesdsl.codegen.js.values import labels_js, number_js, string_js, union
@@ -163,7 +163,7 @@ def movement_js(plan: ModulePlan) -> list[str]:
 
 
 def runtime_dts() -> str:
-    return resources.files("rulesdsl.codegen.js").joinpath("runtime_moves.d.ts").read_text("utf-8")
+    return package_text("runtime_moves.d.ts")
 
 
 def movement_dts(plan: ModulePlan) -> str:

@@ -5,10 +5,10 @@ the Python module's ``module_routes.py.j2`` holds it."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from importlib import resources
+from functools import lru_cache
 
 from rulesdsl.codegen import plan as module_plan
-from rulesdsl.codegen.js.checks import runtime_part
+from rulesdsl.codegen.js.checks import package_text, runtime_part
 from rulesdsl.codegen.js.data import dict_js, strings_js
 from rulesdsl.codegen.js.values import literal_js, number_js, string_js
 from rulesdsl.codegen.plan import movement as plan_movement
@@ -287,10 +287,14 @@ def _whole_move_js(rule: plan_movement.WholeMove) -> str:
     return f"[{string_js(rule.id)}, {string_js(rule.label)}, {features}, {most}]"
 
 
+@lru_cache(maxsize=256)
 def marked(text: str, states: bool, on: str = _STATE, off: str = _NO_STATE) -> str:
     """``text`` with its lines marked ``// [state]`` (``on``) kept for rules with ``state``
     lines and those marked ``// [no state]`` (``off``) for the others (so a module without
-    states is as it was)."""
+    states is as it was). Kept for the last texts and marks asked (issue 44: each module
+    marked the same runtime parts, the same way, line by line, again: half of a small
+    module's render); the runtime parts are read and written once per process
+    (:func:`rulesdsl.codegen.js.checks.runtime_part`), so a chain of marks meets itself."""
     kept, dropped = (on, off) if states else (off, on)
     lines = text.rstrip("\n").split("\n")
     return "\n".join(line.removesuffix(kept) for line in lines if not line.endswith(dropped))
@@ -302,7 +306,6 @@ def routes_dts(
     """The declarations of the boards, routes and reach; ``grid_names``: the declared grids'
     names as a string-literal union; ``states``: the declared states' names; ``drift``: with
     a ``drift`` line; ``strengths``: ``wind`` may carry the wind's strength (``sail when``)."""
-    path = resources.files("rulesdsl.codegen.js").joinpath("runtime_routes.d.ts")
     declared = (
         [
             f"export type StateName = {' | '.join(map(string_js, states))};",
@@ -313,7 +316,7 @@ def routes_dts(
     )
     return [
         marked(
-            marked(marked(path.read_text("utf-8"), strengths, *STRENGTH), bool(states)),
+            marked(marked(package_text("runtime_routes.d.ts"), strengths, *STRENGTH), bool(states)),
             drift,
             *_DRIFT,
         ),

@@ -12,10 +12,9 @@ is named by mypy here, once, and in each emitter's reader of the plan node it ad
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rulesdsl import ir
 from rulesdsl.codegen.plan import code, data, header, movement, sight, surface
+from rulesdsl.ir.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import assert_never
 
 from rulesdsl import ir, spelling, units
 from rulesdsl.codegen.plan import values as plan_values
 from rulesdsl.codegen.plan.info import label, source
+from rulesdsl.ir.records import dataclass
 
 Axis = ir.Axis
 CompareOp = ir.CompareOp

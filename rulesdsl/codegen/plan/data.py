@@ -10,12 +10,13 @@ Fractions. The IR is read here, once per union, with ``match`` and ``assert_neve
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import assert_never
 
 from rulesdsl import ir, semantics, words
 from rulesdsl.codegen.plan import info, values
+from rulesdsl.ir.records import dataclass
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics.dice import chance_at_least, chance_between
 

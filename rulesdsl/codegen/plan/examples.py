@@ -5,11 +5,11 @@ one per question, that every emitter writes beside its module with a replay in i
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from rulesdsl import examples, ir
 from rulesdsl.codegen.plan.header import Identity, identity
+from rulesdsl.ir.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

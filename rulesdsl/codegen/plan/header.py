@@ -4,11 +4,11 @@ title, books, remarks, units, the entry cost, unit types, groups and layers."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import assert_never
 
 from rulesdsl import ir
 from rulesdsl.codegen.plan.info import book_title, label
+from rulesdsl.ir.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

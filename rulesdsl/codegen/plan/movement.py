@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import get_args
 
 from rulesdsl import editions, ir, semantics, spelling
 from rulesdsl.codegen.plan import info, values
+from rulesdsl.ir.records import dataclass
 from rulesdsl.semantics import arcs as semantics_arcs
 from rulesdsl.semantics import drift as semantics_drift
 from rulesdsl.semantics import moves as semantics_moves

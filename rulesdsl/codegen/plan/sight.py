@@ -4,11 +4,12 @@ feature and per viewer's unit type, and the dice outcomes fed to costs and sight
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import assert_never
 
 from rulesdsl import ir, semantics
 from rulesdsl.codegen.plan import values
+from rulesdsl.ir.records import dataclass
 from rulesdsl.semantics import effects
 
 SightValue = values.Literal | values.OnceCost

@@ -6,10 +6,10 @@ features, modifiers, tables, dice tables), and the argument checks each public f
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Literal, assert_never, get_args
 
 from rulesdsl import ir
+from rulesdsl.ir.records import dataclass
 from rulesdsl.semantics import effects
 
 Part = Literal[

@@ -9,10 +9,10 @@ emitter writes each of these in its language, dispatching on :data:`Literal` exh
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import assert_never
 
 from rulesdsl import ir, semantics
+from rulesdsl.ir.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

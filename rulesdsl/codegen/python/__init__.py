@@ -31,6 +31,7 @@ from rulesdsl.codegen.python.movement import movement_context
 from rulesdsl.codegen.python.sight import sight_context
 from rulesdsl.codegen.python.surface import surface_context
 from rulesdsl.codegen.python.values import doc, docstring, py
+from rulesdsl.codegen.template_code import TemplateCode
 
 # ---- the whole module -------------------------------------------------------------------------
 
@@ -44,6 +45,8 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
+        bytecode_cache=TemplateCode(),  # the templates' code kept between runs (issue 44)
+        auto_reload=False,  # the package's own files: no stat of each template per render
     )
     env.filters["py"] = py
     env.filters["doc"] = doc
