@@ -1,0 +1,52 @@
+"""What the suite's xdist processes do before the tests (tests/conftest.py's hooks): the
+workers share the first run's rewriting of the test modules (issue 44)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import struct
+from pathlib import Path
+
+import pytest
+from _pytest.assertion import rewrite
+
+TESTS = Path(__file__).resolve().parent
+
+
+def rewrite_my_share(config: pytest.Config) -> None:
+    """In an xdist worker, store pytest's rewritten code of this worker's share of the test
+    modules (every n-th, n the workers) before collection, as pytest's own import of a test
+    module does (``AssertionRewritingHook.exec_module``: the same ``.pyc`` under the same
+    name, written atomically), so each worker finds the others' share done instead of
+    rewriting every module too. On a clean clone, where no ``.pyc`` is stored yet (CI), every
+    worker rewrote all of the ~200 modules at once: about 6 s of CPU each, the same work
+    twice on two cores. Nothing is imported or run here: the workers still collect every
+    module as before, and a module whose ``.pyc`` is stored already is left alone."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    state = config.stash.get(rewrite.assertstate_key, None)
+    if not worker.startswith("gw") or count < 2 or state is None:
+        return  # one process, or --assert=plain: nothing to share
+    cache_dir = rewrite.get_cache_dir(TESTS / "conftest.py")
+    if not rewrite.try_makedirs(cache_dir):  # pragma: no cover  (read-only tree)
+        return
+    for path in sorted(TESTS.glob("test_*.py"))[int(worker[2:]) :: count]:
+        pyc = cache_dir / (path.name[:-3] + rewrite.PYC_TAIL)
+        if not _current(path, pyc):
+            source_stat, code = rewrite._rewrite_test(path, config)
+            rewrite._write_pyc(state, code, source_stat, pyc)
+
+
+def _current(source: Path, pyc: Path) -> bool:
+    """Whether ``pyc`` holds code of ``source`` as it is now, by the header pytest writes and
+    checks (``rewrite._read_pyc``: magic number, no flags, the source's mtime and size), without
+    reading the code (a warm run only looks)."""
+    stat = source.stat()
+    header = importlib.util.MAGIC_NUMBER + bytes(4)
+    header += struct.pack("<LL", int(stat.st_mtime) & 0xFFFFFFFF, stat.st_size & 0xFFFFFFFF)
+    try:
+        with pyc.open("rb") as stored:
+            return stored.read(16) == header
+    except OSError:
+        return False
