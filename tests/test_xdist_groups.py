@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
+
 GROUPED = """import os
 
 import pytest
@@ -28,8 +30,18 @@ def test_free(n):
 """
 
 
-def test_the_tests_of_one_xdist_group_run_on_one_worker(tmp_path: Path) -> None:
-    (tmp_path / "test_grouped.py").write_text(GROUPED, "utf-8")
+SUITE_SCHEDULER = """from tests.xdist_start import GroupScheduling
+
+
+def pytest_xdist_make_scheduler(config, log):
+    return GroupScheduling(config, log)
+"""
+
+
+def workers_of_the_group(folder: Path) -> set[str]:
+    """The workers that ran the group's tests, in a run of GROUPED in ``folder`` with two
+    workers (every test passed)."""
+    (folder / "test_grouped.py").write_text(GROUPED, "utf-8")
     done = subprocess.run(
         [
             sys.executable,
@@ -45,13 +57,29 @@ def test_the_tests_of_one_xdist_group_run_on_one_worker(tmp_path: Path) -> None:
             "-p",
             "no:cacheprovider",
         ],
-        cwd=tmp_path,
+        cwd=folder,
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
-        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},  # xdist alone: quicker
+        # xdist alone: quicker; the suite's own modules importable (tests.xdist_start)
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": str(ROOT)},
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    workers = {line.split()[1] for line in done.stdout.splitlines() if line.startswith("worker ")}
-    assert len(workers) == 1, done.stdout[-3000:]
+    assert "12 passed" in done.stdout, done.stdout[-2000:]
+    return {line.split()[1] for line in done.stdout.splitlines() if line.startswith("worker ")}
+
+
+def test_the_tests_of_one_xdist_group_run_on_one_worker(tmp_path: Path) -> None:
+    workers = workers_of_the_group(tmp_path)
+    assert len(workers) == 1, workers
+
+
+def test_the_suites_scheduler_keeps_a_group_on_one_worker_and_runs_every_test(
+    tmp_path: Path,
+) -> None:
+    """tests/conftest.py's scheduler (tests/xdist_start.py), which lets a worker's finished
+    units go, runs every test of a run and a group on one worker, as xdist's own."""
+    (tmp_path / "conftest.py").write_text(SUITE_SCHEDULER, "utf-8")
+    workers = workers_of_the_group(tmp_path)
+    assert len(workers) == 1, workers
