@@ -42,6 +42,8 @@ def workers_of_the_group(folder: Path) -> set[str]:
     """The workers that ran the group's tests, in a run of GROUPED in ``folder`` with two
     workers (every test passed)."""
     (folder / "test_grouped.py").write_text(GROUPED, "utf-8")
+    # xdist alone: quicker; the suite's own modules importable (tests.xdist_start)
+    path = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
     done = subprocess.run(
         [
             sys.executable,
@@ -62,8 +64,7 @@ def workers_of_the_group(folder: Path) -> set[str]:
         text=True,
         timeout=120,
         check=False,
-        # xdist alone: quicker; the suite's own modules importable (tests.xdist_start)
-        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": path},
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "12 passed" in done.stdout, done.stdout[-2000:]
