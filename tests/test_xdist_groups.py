@@ -38,10 +38,12 @@ def pytest_xdist_make_scheduler(config, log):
 """
 
 
-def workers_of_the_group(folder: Path) -> set[str]:
-    """The workers that ran the group's tests, in a run of GROUPED in ``folder`` with two
-    workers (every test passed)."""
-    (folder / "test_grouped.py").write_text(GROUPED, "utf-8")
+def test_the_tests_of_one_xdist_group_run_on_one_worker(tmp_path: Path) -> None:
+    """Under the suite's scheduler (tests/conftest.py: xdist's loadgroup letting each
+    worker's finished units go, tests/xdist_start.py), every test runs and the group's on one
+    worker."""
+    (tmp_path / "test_grouped.py").write_text(GROUPED, "utf-8")
+    (tmp_path / "conftest.py").write_text(SUITE_SCHEDULER, "utf-8")
     # xdist alone: quicker; the suite's own modules importable (tests.xdist_start)
     path = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
     done = subprocess.run(
@@ -59,7 +61,7 @@ def workers_of_the_group(folder: Path) -> set[str]:
             "-p",
             "no:cacheprovider",
         ],
-        cwd=folder,
+        cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=120,
@@ -68,19 +70,5 @@ def workers_of_the_group(folder: Path) -> set[str]:
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "12 passed" in done.stdout, done.stdout[-2000:]
-    return {line.split()[1] for line in done.stdout.splitlines() if line.startswith("worker ")}
-
-
-def test_the_tests_of_one_xdist_group_run_on_one_worker(tmp_path: Path) -> None:
-    workers = workers_of_the_group(tmp_path)
-    assert len(workers) == 1, workers
-
-
-def test_the_suites_scheduler_keeps_a_group_on_one_worker_and_runs_every_test(
-    tmp_path: Path,
-) -> None:
-    """tests/conftest.py's scheduler (tests/xdist_start.py), which lets a worker's finished
-    units go, runs every test of a run and a group on one worker, as xdist's own."""
-    (tmp_path / "conftest.py").write_text(SUITE_SCHEDULER, "utf-8")
-    workers = workers_of_the_group(tmp_path)
-    assert len(workers) == 1, workers
+    workers = {line.split()[1] for line in done.stdout.splitlines() if line.startswith("worker ")}
+    assert len(workers) == 1, done.stdout[-3000:]
