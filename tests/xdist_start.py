@@ -34,11 +34,25 @@ def rewrite_my_share(config: pytest.Config) -> None:
     cache_dir = rewrite.get_cache_dir(TESTS / "conftest.py")
     if not rewrite.try_makedirs(cache_dir):  # pragma: no cover  (read-only tree)
         return
-    for path in sorted(TESTS.glob("test_*.py"))[int(worker[2:]) :: count]:
+    for path in _named(config)[int(worker[2:]) :: count]:
         pyc = cache_dir / (path.name[:-3] + rewrite.PYC_TAIL)
         if not _current(path, pyc):
             source_stat, code = rewrite._rewrite_test(path, config)
             rewrite._write_pyc(state, code, source_stat, pyc)
+
+
+def _named(config: pytest.Config) -> list[Path]:
+    """The test modules of the suite the run's arguments name: all of them for the suite's
+    folder or the repository (README's command), else the modules named one by one (a run of
+    a few files leaves the others alone)."""
+    named: set[Path] = set()
+    for arg in config.args:
+        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        if path in (TESTS, TESTS.parent):
+            return sorted(TESTS.glob("test_*.py"))
+        if path.parent == TESTS and path.name.startswith("test_") and path.suffix == ".py":
+            named.add(path)
+    return sorted(named)
 
 
 def _current(source: Path, pyc: Path) -> bool:
