@@ -18,6 +18,7 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiled, Compiler
+from tests.xdist_start import GroupScheduling, rewrite_my_share
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated" / "python"
@@ -66,6 +67,17 @@ def keep_bytecode() -> None:
     own ``.pyc`` files: a first run compiled them all again (about 2.8 s a process)."""
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
+
+
+def pytest_collection(session: pytest.Session) -> None:
+    """An xdist worker rewrites its share of the test modules first (tests/xdist_start.py)."""
+    rewrite_my_share(session.config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> GroupScheduling | None:
+    """pyproject.toml's ``--dist loadgroup``, its finished work let go (tests/xdist_start.py)."""
+    return GroupScheduling(config, log) if config.getvalue("dist") == "loadgroup" else None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
+
 GROUPED = """import os
 
 import pytest
@@ -28,8 +30,22 @@ def test_free(n):
 """
 
 
+SUITE_SCHEDULER = """from tests.xdist_start import GroupScheduling
+
+
+def pytest_xdist_make_scheduler(config, log):
+    return GroupScheduling(config, log)
+"""
+
+
 def test_the_tests_of_one_xdist_group_run_on_one_worker(tmp_path: Path) -> None:
+    """Under the suite's scheduler (tests/conftest.py: xdist's loadgroup letting each
+    worker's finished units go, tests/xdist_start.py), every test runs and the group's on one
+    worker."""
     (tmp_path / "test_grouped.py").write_text(GROUPED, "utf-8")
+    (tmp_path / "conftest.py").write_text(SUITE_SCHEDULER, "utf-8")
+    # xdist alone: quicker; the suite's own modules importable (tests.xdist_start)
+    path = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
     done = subprocess.run(
         [
             sys.executable,
@@ -50,8 +66,9 @@ def test_the_tests_of_one_xdist_group_run_on_one_worker(tmp_path: Path) -> None:
         text=True,
         timeout=120,
         check=False,
-        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},  # xdist alone: quicker
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": path},
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "12 passed" in done.stdout, done.stdout[-2000:]
     workers = {line.split()[1] for line in done.stdout.splitlines() if line.startswith("worker ")}
     assert len(workers) == 1, done.stdout[-3000:]
