@@ -155,6 +155,10 @@ def watching(tmp_path: Path) -> Iterator[tuple[Path, str, IO[str]]]:
         process.wait(10)
 
 
+LIVE = pytest.mark.xdist_group("watch-live")
+"""The two live-preview tests: on one worker, so that they share its :func:`chromium`."""
+
+
 @pytest.fixture(scope="module")
 def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     """One headless Chromium for the module's two live-preview tests (each in a tab of its
@@ -168,6 +172,7 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
         browser.close()
 
 
+@LIVE
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
 def test_an_edit_to_a_ruleset_shows_on_the_live_preview(
     watching: tuple[Path, str, IO[str]], chromium: Browser
@@ -366,6 +371,7 @@ def test_watch_refuses_a_bad_port_or_an_out_that_is_a_file(
     assert a_file.read_text() == "not a folder\n"
 
 
+@LIVE
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
 def test_the_preview_shows_the_web_page_live(tmp_path: Path, chromium: Browser) -> None:
     """`watch` serves each web page at /web/<id>.<lang>.html (its language links work there)
