@@ -165,7 +165,8 @@ class Lsp:
         """Responses by error code ("result" for a result)."""
         self.next_id = 0
         threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
 
     def _read_stdout(self) -> None:
         out = self.proc.stdout
@@ -199,6 +200,12 @@ class Lsp:
         assert err is not None
         for line in err:
             self.stderr.append(line.decode("utf-8", "replace"))
+
+    def stderr_read(self) -> list[str]:
+        """All the stderr of a server that has exited: its reader reads to the pipe's end (no
+        fixed pause that a slow machine could outlast)."""
+        self._stderr_reader.join(30)
+        return self.stderr
 
     def send(self, data: bytes, timeout: float = 60.0) -> bool:
         """Write all of ``data``; False if the server stopped reading for ``timeout``."""
@@ -731,8 +738,7 @@ def lsp_run(
         figures.answers += lsp.answers
         if code != 0:
             figures.findings.append(f"shutdown and exit gave status {code}")
-        time.sleep(0.1)
-        figures.tracebacks += [f"at the end: {t}" for t in _tracebacks(lsp.stderr, seen_err)]
+        figures.tracebacks += [f"at the end: {t}" for t in _tracebacks(lsp.stderr_read(), seen_err)]
         figures.measures |= lsp_cut_short(workspace, figures)
         figures.measures |= lsp_before_initialize(workspace, figures)
 
@@ -775,8 +781,7 @@ def lsp_before_initialize(workspace: Path, figures: Figures) -> dict[str, Any]:
     if code != -32002:
         figures.findings.append(f"a hover before initialize got {answer}")
     lsp.stop()
-    time.sleep(0.1)
-    figures.tracebacks += [f"before initialize: {t}" for t in _tracebacks(lsp.stderr, 0)]
+    figures.tracebacks += [f"before initialize: {t}" for t in _tracebacks(lsp.stderr_read(), 0)]
     return {"lsp error for a request before initialize": code}
 
 
@@ -801,8 +806,8 @@ def lsp_cut_short(workspace: Path, figures: Figures) -> dict[str, Any]:
             figures.hangs.append(f"the server did not stop when its input ended in a {how}")
         if code not in (0, None):
             figures.findings.append(f"input ending in a {how}: exit status {code}")
-        time.sleep(0.1)
-        figures.tracebacks += [f"input ending in a {how}: {t}" for t in _tracebacks(lsp.stderr, 0)]
+        found = _tracebacks(lsp.stderr_read(), 0)
+        figures.tracebacks += [f"input ending in a {how}: {t}" for t in found]
         results[f"lsp exit status, input ending in a {how}"] = code
     return results
 

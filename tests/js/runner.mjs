@@ -1,6 +1,7 @@
 // Asks generated JavaScript modules many questions (issue 37), kept running for the tests
 // (tests/js_queries.py ask_node): reads one request a line on stdin, {"module": path,
-// "queries": [{"function", "args", "kwargs"}]} as JSON, and writes one line back: an answer
+// "queries": [{"function", "args", "kwargs"}], "boards": [...]} as JSON (a route question's
+// "board" is its spec's index in "boards"), and writes one line back: an answer
 // per query, in the example vectors' plain form, or the error's code and message. Each request
 // imports its module anew (a fresh instance, its caches empty, as a Node process of its own
 // had it). A number written {"$float": "nan" | "inf" | "-inf"} is that float (JSON has none).
@@ -164,6 +165,9 @@ for await (const line of readline.createInterface({ input: process.stdin, crlfDe
   let reply;
   try {
     const request = JSON.parse(line);
+    for (const query of request.queries) {
+      if (query.board !== undefined) query.board = request.boards[query.board]; // written once (js_queries.py _request)
+    }
     asked += 1;
     const m = await import(`${pathToFileURL(request.module).href}?request=${asked}`);
     reply = { answers: request.queries.map((query) => answer(m, query)) };
