@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import base64
 import io
 import os
 import re
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from rulesdsl.printed import font_subset
 from rulesdsl.printed.pdf import FONTS
 from tests import pdf_layout
 
@@ -130,3 +132,28 @@ def test_fi_and_fl_come_back_from_a_written_pdf_as_letters(pdf: str) -> None:
     document = pdfium.PdfDocument((ROOT / "generated" / pdf).read_bytes())
     text = "".join(page.get_textpage().get_text_range() for page in document)
     assert "fi" in text and not set("\ufb00\ufb01\ufb02\ufb03\ufb04") & set(text)
+
+
+@pytest.mark.parametrize("face", [name for name, _ in font_subset.FACES])
+def test_a_face_is_cut_to_fonttools_own_bytes_without_walking_it_for_names(face: str) -> None:
+    """The product's cut of a shipped face (font_subset._subset: from a copy of the face read
+    once, its ``name`` table taken out and put back pruned, not walked for) is the cut
+    fontTools makes of the face read from its file, byte for byte; and the fast path is the
+    one taken: the face's tables refer to no ``name`` record."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    path = FONTS / face
+    chars = font_subset.document_chars("<p>Редкий лес, é œ «» fi fl ½ ✕⊘⊗†□ — 2d6 ≥ 7</p>")
+    options = subset.Options(notdef_outline=True, hinting=False, desubroutinize=True)
+    options.layout_features = [
+        f for f in font_subset._all_features(path) if f not in font_subset.LIGATURES
+    ]
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=[ord(c) for c in chars])
+    font = TTFont(path, recalcTimestamp=False)
+    subsetter.subset(font)
+    out = io.BytesIO()
+    font.save(out)
+    assert font_subset._subset.__wrapped__(path, chars) == base64.b64encode(out.getvalue()).decode()
+    assert font_subset._loaded(path)[1] is False
