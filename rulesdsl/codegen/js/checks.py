@@ -18,7 +18,7 @@ from typing import assert_never
 
 from rulesdsl.codegen.js.values import string_js
 from rulesdsl.codegen.plan import surface as plan_surface
-from rulesdsl.codegen.plan.surface import KnownName, Made, Number, Pool
+from rulesdsl.codegen.plan.surface import FunctionChecks, KnownName, Made, Number, Pool
 
 _MARK = re.compile(r"@check\(([\w.]+), (\w+), ([^,()]+(?:\[\d\])?)(?:, (\w+))?\)")
 
@@ -61,13 +61,17 @@ def check_js(function: str, argument: str, check: KnownName | Number | Made, val
             assert_never(check)
 
 
-@cache
 def runtime_part(name: str) -> str:
     """The text of the runtime part ``name`` with its checks written: those of every part of
     the surface (the runtime parts are the same for every module; a part's text is in a module
-    only when the module has the part). Made once per process (issue 44: every module wrote
-    each part's checks again)."""
-    found = plan_surface.argument_checks(c for p in plan_surface.CHECKS.values() for c in p)
+    only when the module has the part). Made once per process for the surface's checks as they
+    are (issue 44: every module wrote each part's checks again)."""
+    return _runtime_part(name, tuple(plan_surface.CHECKS.items()))
+
+
+@cache
+def _runtime_part(name: str, checks: tuple[tuple[str, tuple[FunctionChecks, ...]], ...]) -> str:
+    found = plan_surface.argument_checks(c for _, part in checks for c in part)
 
     def written(mark: re.Match[str]) -> str:
         function, argument, value, by = mark.groups()
