@@ -27,13 +27,15 @@ class Glyph:
     y1: float
     """The character's box in millimetres from the page's top left."""
     size: float
-    """Its type size in points as printed: the font's size times the scale in force."""
+    """Its type size in points as printed: the font's size times the scale in force (0.0 where
+    not asked: :func:`word_boxes`)."""
 
 
-def glyphs(pdf: bytes, loose: bool = True) -> list[list[Glyph]]:
+def glyphs(pdf: bytes, loose: bool = True, sizes: bool = True) -> list[list[Glyph]]:
     """Each page's printed characters (no spaces or line breaks), in reading order; their
-    boxes the font's whole height (``loose``) or the ink's."""
-    return read_glyphs(pdf, (loose,))[0]
+    boxes the font's whole height (``loose``) or the ink's; their type sizes where ``sizes``
+    (a quarter of the reading's CPU)."""
+    return read_glyphs(pdf, (loose,), sizes)[0]
 
 
 @lru_cache(maxsize=1)
@@ -57,18 +59,22 @@ def read_pdf(pdf: bytes) -> Any:
     return pypdf.PdfReader(io.BytesIO(pdf))
 
 
-def read_glyphs(pdf: bytes, looseness: tuple[bool, ...]) -> tuple[list[list[Glyph]], ...]:
+def read_glyphs(
+    pdf: bytes, looseness: tuple[bool, ...], sizes: bool = True
+) -> tuple[list[list[Glyph]], ...]:
     """:func:`glyphs` with each of ``looseness``'s boxes, read in one pass over the
     characters (the character, its matrix and size once for all its boxes)."""
     document = pypdfium2.PdfDocument(pdf)
     try:
-        pages = [_page_glyphs(document[i], looseness) for i in range(len(document))]
+        pages = [_page_glyphs(document[i], looseness, sizes) for i in range(len(document))]
     finally:
         document.close()
     return tuple([page[n] for page in pages] for n in range(len(looseness)))
 
 
-def _page_glyphs(page: pypdfium2.PdfPage, looseness: tuple[bool, ...]) -> list[list[Glyph]]:
+def _page_glyphs(
+    page: pypdfium2.PdfPage, looseness: tuple[bool, ...], sizes: bool
+) -> list[list[Glyph]]:
     height = page.get_height()
     text = page.get_textpage()
     found: list[list[Glyph]] = [[] for _ in looseness]
@@ -78,9 +84,11 @@ def _page_glyphs(page: pypdfium2.PdfPage, looseness: tuple[bool, ...]) -> list[l
         char = chr(pdfium_c.FPDFText_GetUnicode(text.raw, i))
         if not char.strip() or pdfium_c.FPDFText_IsGenerated(text.raw, i):
             continue
-        pdfium_c.FPDFText_GetMatrix(text.raw, i, ctypes.byref(matrix))
-        scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
-        size = round(pdfium_c.FPDFText_GetFontSize(text.raw, i) * scale, 2)
+        size = 0.0
+        if sizes:
+            pdfium_c.FPDFText_GetMatrix(text.raw, i, ctypes.byref(matrix))
+            scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
+            size = round(pdfium_c.FPDFText_GetFontSize(text.raw, i) * scale, 2)
         for boxes, loose in zip(found, looseness, strict=True):
             left, bottom, right, top = text.get_charbox(i, loose=loose)
             boxes.append(
@@ -103,7 +111,7 @@ def word_boxes(
     one line with no space between them (``read``: the PDF's :func:`glyphs`, where already
     read)."""
     pages = []
-    for page in glyphs(pdf) if read is None else read:
+    for page in glyphs(pdf, sizes=False) if read is None else read:
         words: list[tuple[str, float, float, float, float]] = []
         for g in page:
             if words:

@@ -100,9 +100,9 @@ def deck(name: str, lang: str, size: str = "poker", mode: str | None = None) -> 
 
 @cache
 def sheet(name: str, lang: str, mode: str | None = None) -> Sheet:
-    """The sheet the decks of :func:`deck` are cut from, as ``rulesdsl build`` gives one
-    sheet to the sheets and every deck (cutting a deck leaves it as built:
-    tests/test_build_shared_sheets.py)."""
+    """The sheet the decks of :func:`deck` are cut from and :func:`sheet_layout` lays out on
+    every paper, as ``rulesdsl build`` gives one sheet to the sheets and every deck (cutting
+    a deck or printing the sheet leaves it as built: tests/test_build_shared_sheets.py)."""
     return build_sheet(ruleset(name), lang, mode)
 
 
@@ -131,12 +131,15 @@ def matrix(
     build`` writes), each other kind in one language, taken in turn: the language of a case a
     test reads the PDF of (``group`` gives it a mark: it is laid out anyway), if any; none
     where ``elsewhere`` says a case of that kind is laid out and held to the same checks on
-    another paper (:func:`on_letter`: the deck read back on Letter, the same cards)."""
+    another paper (:func:`on_letter`: the deck read back on Letter, the same cards). A case of
+    the sample held so elsewhere is not sampled here but there (:func:`sample_elsewhere`):
+    the cover lays its document out once, not on both papers."""
     params = []
+    moved = sample_elsewhere(kinds, half, elsewhere) if elsewhere is not None else frozenset()
     for n, name in enumerate(RULESETS):
         languages = ruleset(name).languages
-        k, taken = divmod(n, 2)
-        sample = (languages[(k + 1) % len(languages)], kinds[k % len(kinds)])
+        sample = _sample(name, n, kinds, half)
+        sample = None if sample is None or (name, *sample) in moved else sample
         grouped = {
             (lang, kind): group(name, lang, kind) if group is not None else None
             for lang in languages
@@ -145,13 +148,36 @@ def matrix(
         for lang in languages:
             for j, kind in enumerate(kinds):
                 read = [other for other in languages if grouped[other, kind] is not None]
-                moved = elsewhere is not None and any(elsewhere(name, o, kind) for o in languages)
+                away = elsewhere is not None and any(elsewhere(name, o, kind) for o in languages)
                 turn = languages[(n + j) % len(languages)]
-                covered = j == 0 or lang in read or (not read and not moved and lang == turn)
-                marks = matrix_marks(taken == half and (lang, kind) == sample, covered)
+                covered = j == 0 or lang in read or (not read and not away and lang == turn)
+                marks = matrix_marks((lang, kind) == sample, covered)
                 marks += (grouped[lang, kind],) if grouped[lang, kind] is not None else ()
                 params.append(pytest.param(name, lang, kind, marks=marks))
     return params
+
+
+def _sample(name: str, n: int, kinds: Sequence[str], half: int) -> tuple[str, str] | None:
+    """The developers' sample of :func:`matrix` for the ``n``-th ruleset: ``(language,
+    kind)``, or None for a ruleset of the other half."""
+    languages = ruleset(name).languages
+    k, taken = divmod(n, 2)
+    return (languages[(k + 1) % len(languages)], kinds[k % len(kinds)]) if taken == half else None
+
+
+def sample_elsewhere(
+    kinds: Sequence[str], half: int, elsewhere: Callable[[str, str, str], bool]
+) -> frozenset[tuple[str, str, str]]:
+    """``(ruleset, language, kind)`` of :func:`matrix`'s sample (but its first kind) that
+    ``elsewhere`` lays out and holds to the same checks on another paper: sampled there
+    instead (tests/test_print_matrix.py's Letter decks), so that ``pytest --layout-matrix``
+    does not lay out the same cards on A4 too."""
+    found = set()
+    for n, name in enumerate(RULESETS):
+        sample = _sample(name, n, kinds, half)
+        if sample is not None and sample[1] != kinds[0] and elsewhere(name, *sample):
+            found.add((name, *sample))
+    return frozenset(found)
 
 
 def matrix_marks(sampled: bool, covered: bool) -> tuple[Any, ...]:
@@ -236,7 +262,8 @@ class Layout:
     heading_only: tuple[int | str, ...]
     """Pages (sheets) or card ids (decks) showing a heading and nothing else."""
     fills: tuple[float, ...] = ()
-    """How far down each page's body text reaches (sheets)."""
+    """How far down each page's body text reaches (sheets; not read of a deck, whose cards'
+    fill is :attr:`Face.fill`)."""
     layouts: int = 1
     """How many times WeasyPrint laid the document out: once, and again for each refit."""
     seconds: float = 0.0
@@ -270,7 +297,7 @@ def _read(document: Any, losses: Sequence[Loss], cards: bool, layouts: list[floa
         heading_only=tuple(
             heading_only_cards(document, placed) if cards else heading_only_pages(document, placed)
         ),
-        fills=tuple(page_fills(document)),
+        fills=() if cards else tuple(page_fills(document)),
         layouts=len(layouts),
         seconds=sum(layouts),
         type=type_sizes([t for page in placed for t in page]),
@@ -293,9 +320,9 @@ def sheet_layout(name: str, lang: str, paper: str) -> Layout:
     if (name, lang, paper) in WRITTEN_SHEETS:  # laid out once for PDF and layout
         return written_sheet(name, lang, paper).layout
 
-    def make() -> Layout:
-        sheet = build_sheet(ruleset(name), lang)
-        return _layout(render_html(sheet, paper), cards=False, refit=Narrow(sheet, paper))
+    def make() -> Layout:  # the sheet the decks are cut from, as a build shares it
+        model = sheet(name, lang)
+        return _layout(render_html(model, paper), cards=False, refit=Narrow(model, paper))
 
     return stored(f"sheet-{name}-{lang}-{paper}", make)
 

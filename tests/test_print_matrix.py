@@ -51,10 +51,12 @@ from tests.test_sheets import SHEETS, visible_text
 def _letter_decks() -> list[Any]:
     """Every bundled deck in every language and card size, imposed on Letter: those
     :func:`~tests.pdf_layout.read_back` reads on Letter (laid out anyway, every size in some
-    language) with ``--layout-matrix``, its sample's in every run, the rest with
-    ``--layout-matrix-full``."""
+    language) with ``--layout-matrix``, its sample's in every run and so those of
+    tests/test_cards.py's sample read back on Letter (:func:`~tests.pdf_layout.sample_elsewhere`:
+    the cover lays them out on Letter only), the rest with ``--layout-matrix-full``."""
     read = {d[:3] for d in pdf_layout.read_back() if d[3:] == ("letter", None)}
     sample = {d[:3] for d in pdf_layout.READ_BACK_SAMPLE if d[3:] == ("letter", None)}
+    sample |= pdf_layout.sample_elsewhere(SIZES, 0, pdf_layout.on_letter)  # test_cards' DECKS
     params = []
     for name, lang in pdf_layout.cases():
         for size in SIZES:
