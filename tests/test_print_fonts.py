@@ -24,43 +24,46 @@ MARKERS = "✕⊘⊗†□"
 RENDER = """
 import sys
 from pathlib import Path
-if sys.argv[2:] == ["fonttools"]:  # WeasyPrint as on a machine without HarfBuzz-Subset
-    import weasyprint.pdf.fonts
-    assert hasattr(weasyprint.pdf.fonts, "harfbuzz_subset")
-    weasyprint.pdf.fonts.harfbuzz_subset = None
+import weasyprint.pdf.fonts
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.pdf import render_pdf
 from rulesdsl.printed.sheets import render_sheet
 
-if sys.argv[1] == "sheet":
-    rs = Compiler().compile_file(Path("rulesets/battletech_tacops.terrain")).ruleset
-    data = render_sheet(rs, "pdf", "ru")
-else:
-    data = render_pdf(
-        '<html lang="fr"><body style="font-family: \\'rulesdsl Sans\\'">'
-        + "<p>{markers} Redkiy: Редкий лес, é œ «»</p><p><b>{markers} bold</b></p></body></html>"
-    )
-sys.stdout.buffer.write(bytes(data))
+# first, in the fresh process: the sheet, WeasyPrint as on a machine without HarfBuzz-Subset
+harfbuzz_subset = weasyprint.pdf.fonts.harfbuzz_subset
+assert harfbuzz_subset is not None
+weasyprint.pdf.fonts.harfbuzz_subset = None
+rs = Compiler().compile_file(Path("rulesets/battletech_tacops.terrain")).ruleset
+Path(sys.argv[1], "sheet.pdf").write_bytes(bytes(render_sheet(rs, "pdf", "ru")))
+# then the markers, with the subsetter WeasyPrint finds
+weasyprint.pdf.fonts.harfbuzz_subset = harfbuzz_subset
+Path(sys.argv[1], "markers.pdf").write_bytes(bytes(render_pdf(
+    '<html lang="fr"><body style="font-family: \\'rulesdsl Sans\\'">'
+    + "<p>{markers} Redkiy: Редкий лес, é œ «»</p><p><b>{markers} bold</b></p></body></html>"
+)))
 """.replace("{markers}", MARKERS)
 
 
-def render(what: str, fonts: Path | None, *how: str) -> bytes:
-    """A PDF made in a fresh process; with ``fonts``, fontconfig sees only that folder; ``how``
-    ``fonttools``: WeasyPrint finds no HarfBuzz-Subset (and would subset with fontTools)."""
-    env = dict(os.environ)
-    if fonts is not None:
-        fonts.mkdir(exist_ok=True)
-        conf = fonts.parent / "fonts.conf"
-        conf.write_text(
-            '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
-            f"<fontconfig><dir>{fonts}</dir><cachedir>{fonts.parent / 'cache'}</cachedir>"
-            "</fontconfig>",
-            "utf-8",
-        )
-        env["FONTCONFIG_FILE"] = str(conf)
-    argv = [sys.executable, "-c", RENDER, what, *how]
-    done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, check=True)
-    return done.stdout
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """The PDFs of one fresh process in which fontconfig sees only an empty folder: first the
+    Russian sheet, subset as on a machine whose WeasyPrint finds no HarfBuzz-Subset (and would
+    subset with fontTools), then a page of the markers with the subsetter WeasyPrint finds.
+    One interpreter, WeasyPrint and fontconfig's start for both."""
+    folder = tmp_path_factory.mktemp("fonts")
+    fonts = folder / "empty"
+    fonts.mkdir()
+    conf = folder / "fonts.conf"
+    conf.write_text(
+        '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">'
+        f"<fontconfig><dir>{fonts}</dir><cachedir>{folder / 'cache'}</cachedir>"
+        "</fontconfig>",
+        "utf-8",
+    )
+    env = dict(os.environ, FONTCONFIG_FILE=str(conf))
+    argv = [sys.executable, "-c", RENDER, str(folder)]
+    subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, check=True)
+    return {what: (folder / f"{what}.pdf").read_bytes() for what in ("sheet", "markers")}
 
 
 def drawn_glyphs(pdf: bytes) -> dict[str, set[str]]:
@@ -93,10 +96,9 @@ def test_the_package_ships_its_fonts_and_their_licence() -> None:
     assert setuptools["package-data"]["rulesdsl.printed.fonts"] == ["*.ttf", "LICENSE"]
 
 
-@pytest.mark.parametrize("what", ["markers"])
-def test_every_marker_glyph_prints_with_no_system_font(tmp_path: Path, what: str) -> None:
-    pdf = render(what, tmp_path / "empty")
-    fonts = drawn_glyphs(pdf)
+@pdf_layout.sheet_group("battletech_tacops", "ru", "a4")  # the worker that has `rendered`
+def test_every_marker_glyph_prints_with_no_system_font(rendered: dict[str, bytes]) -> None:
+    fonts = drawn_glyphs(rendered["markers"])
     assert fonts and all("rulesdsl-Sans" in name for name in fonts), fonts
     for name, chars in fonts.items():
         assert set(MARKERS) <= chars, (name, set(MARKERS) - chars)
@@ -105,7 +107,7 @@ def test_every_marker_glyph_prints_with_no_system_font(tmp_path: Path, what: str
 
 @pdf_layout.sheet_group("battletech_tacops", "ru", "a4")
 def test_a_sheet_is_byte_identical_without_system_fonts_and_whichever_subsetter_weasyprint_finds(
-    tmp_path: Path,
+    rendered: dict[str, bytes],
 ) -> None:
     """The sheet the layout checks read (rendered once, in a test process, with the system's
     fonts and the subsetter WeasyPrint finds, HarfBuzz-Subset here:
@@ -118,7 +120,7 @@ def test_a_sheet_is_byte_identical_without_system_fonts_and_whichever_subsetter_
     HarfBuzz-Subset writes, the file identifier too. Either fault alone changes the fresh
     process's bytes, so one fresh render (about 5 s of CPU) checks both."""
     reference = bytes(pdf_layout.written_sheet("battletech_tacops", "ru", "a4").pdf)
-    assert reference == render("sheet", tmp_path / "empty", "fonttools")
+    assert reference == rendered["sheet"]
     assert b"/ID [(" in reference
 
 
