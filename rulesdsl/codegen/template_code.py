@@ -1,4 +1,5 @@
-"""The emitters' Jinja templates, compiled once and kept between runs (issue 44).
+"""The package's Jinja templates (the Python module's, the sheets', the decks' and the web
+page's), compiled once and kept between runs (issue 44).
 
 Jinja compiles a template to Python source (its lexer, parser and code generator are Python)
 and that source to code, the first time a process asks for the template: the Python module's

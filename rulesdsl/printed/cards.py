@@ -30,6 +30,7 @@ import jinja2
 from markupsafe import Markup
 
 from rulesdsl import ir
+from rulesdsl.codegen.template_code import TemplateCode
 from rulesdsl.i18n import catalog
 from rulesdsl.outputs import MAX_PDF_SOURCE_BYTES, Deferred, Output
 from rulesdsl.printed.card_blocks import block_cards, cards_within
@@ -546,6 +547,7 @@ def _environment() -> jinja2.Environment:
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        bytecode_cache=TemplateCode(),  # the templates' code kept between runs (issue 44)
     )
     env.filters["mm"] = lambda v: f"{v:.2f}mm"
     env.filters["num"] = lambda v: f"{v:.2f}"

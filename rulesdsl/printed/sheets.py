@@ -28,6 +28,7 @@ import jinja2
 from markupsafe import Markup
 
 from rulesdsl import ir
+from rulesdsl.codegen.template_code import TemplateCode
 from rulesdsl.outputs import Deferred, Output
 from rulesdsl.printed import fit
 from rulesdsl.printed.loss import Loss
@@ -187,6 +188,7 @@ def _environment(autoescape: bool) -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=False,
         lstrip_blocks=False,
+        bytecode_cache=TemplateCode(),  # the templates' code kept between runs (issue 44)
     )
     env.filters["md"] = md_escape
     env.filters["sup"] = _sup

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import jinja2
 
 from rulesdsl.codegen.js.routes import marked
+from rulesdsl.codegen.template_code import TemplateCode
 from rulesdsl.printed.sheet_view import CHANGED_SIGN, MARKERS, Sheet, TableView
 from rulesdsl.web.model import LINE_PLACES, ROUTE_PLACES, PageModel
 from rulesdsl.web.workshop import workshop_data
@@ -110,6 +111,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
+        bytecode_cache=TemplateCode(),  # the template's code kept between runs (issue 44)
     )
     env.globals.update(column_modes=column_modes, row_keys=row_keys)
     return env
