@@ -164,8 +164,8 @@ def reaped(browser: int) -> Iterator[None]:
     reap them, and outlive the browser, so no one here reaped them and a suite run's figures
     missed their CPU (32 s in README's command). While the block runs, this process is the
     subreaper of its descendants (Linux's prctl PR_SET_CHILD_SUBREAPER): what the browser
-    leaves becomes its children, each waited for here. Fails unless this process's children's
-    CPU then holds all the tree's, as read before the block."""
+    leaves becomes its children, each waited for here (up to :data:`TIMEOUT`). Fails unless
+    this process's children's CPU then holds all the tree's, as read before the block."""
     table = chromium_cost.processes()
     started = chromium_cost.tree(browser, table)
     seen = sum(table[pid][2] for pid in started if pid in table)
@@ -174,7 +174,7 @@ def reaped(browser: int) -> Iterator[None]:
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     try:
         yield
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + TIMEOUT
         left = set(started[1:])
         while left and time.monotonic() < deadline:
             for pid in sorted(left):
