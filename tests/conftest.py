@@ -3,19 +3,25 @@
 
 from __future__ import annotations
 
+import _imp
+import functools
 import gc
+import hashlib
+import importlib.machinery
 import importlib.util
+import marshal
 import os
 import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
 
 import pytest
 
 from rulesdsl import ir
+from rulesdsl.builder.manifest import compiler_digest
 from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiled, Compiler
 from tests.xdist_start import GroupScheduling, rewrite_my_share
@@ -122,13 +128,59 @@ def load_generated(name: str) -> ModuleType:
     return module
 
 
+CODE_STORE = ROOT / ".pytest_cache" / "rulesdsl-code"
+"""The byte code of the modules the tests write and import (:class:`StoredCodeLoader`)."""
+
+
+class StoredCodeLoader(importlib.machinery.SourceFileLoader):
+    """Python's loader of a source file, its compile of the source kept for every worker and
+    run of this compiler by the source's bytes: one module text rendered by several tests
+    (heavy_gear's by a dozen) was compiled by each, about 25 ms a module, 600 compiles in
+    README's command (issue 44). The module is still read from its file and run as a user's
+    import does; the code is what ``compile`` makes of the same bytes, its file name set to
+    this file, as Python does with a ``.pyc`` (``_imp._fix_co_filename``)."""
+
+    def source_to_code(  # type: ignore[override]
+        self, data: bytes, path: str, *, _optimize: int = -1
+    ) -> CodeType:
+        key = hashlib.sha256(importlib.util.MAGIC_NUMBER + data).hexdigest()
+        stored = _code_folder() / f"{key}.code"
+        try:
+            code = marshal.loads(stored.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):  # not stored yet (or cut short)
+            code = super().source_to_code(data, path, _optimize=_optimize)
+            written = stored.with_name(f"{key}.{os.getpid()}")
+            written.write_bytes(marshal.dumps(code))
+            written.replace(stored)  # whole or absent for the other workers
+            return code
+        _imp._fix_co_filename(code, str(path))  # type: ignore[attr-defined]
+        return code  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _code_folder() -> Path:
+    """This compiler's folder of :data:`CODE_STORE`; the folders of other compilers are
+    removed as it is first made (as tests/layout_store.py's layouts)."""
+    folder = CODE_STORE / compiler_digest()[:20]
+    if not folder.is_dir():
+        CODE_STORE.mkdir(parents=True, exist_ok=True)
+        for old in CODE_STORE.iterdir():
+            if old.name != folder.name:  # another worker may be making this one
+                shutil.rmtree(old, ignore_errors=True)
+        folder.mkdir(exist_ok=True)
+    return folder
+
+
 def import_rendered(ruleset: ir.Ruleset, folder: Path, name: str) -> ModuleType:
     """``ruleset``'s generated module, written to ``folder/<name>.py`` and imported as ``name``
     the way a user imports it (kept in sys.modules: dataclasses look it up as classes are
-    made)."""
+    made), its compiled code shared by the tests that render the same text
+    (:class:`StoredCodeLoader`)."""
     path = folder / f"{name}.py"
     path.write_text(render(ruleset), "utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
+    spec = importlib.util.spec_from_file_location(
+        name, path, loader=StoredCodeLoader(name, str(path))
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

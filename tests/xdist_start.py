@@ -75,7 +75,33 @@ class GroupScheduling(LoadGroupScheduling):
     in all of them: every test outside a group is a unit of its own (about 5,300 of the
     suite's units), so the controller's count grew with the run, ~6,500 counts over ~2,600
     units each. Here a unit leaves a worker's list when its last test is done; only the
-    units still running are counted. Which test runs where, and when, is as before."""
+    units still running are counted. Which test runs where, and when, is as before; each
+    test's place in a worker's collection is found in a table made once (:meth:`_place`), not
+    by searching the list of ~7,600 ids for each test sent."""
+
+    def __init__(self, config: pytest.Config, log: object = None) -> None:
+        super().__init__(config, log)
+        self._places: dict[WorkerController, dict[str, int]] = {}
+
+    def _place(self, node: WorkerController) -> dict[str, int]:
+        """Each test's index in ``node``'s collection, the first if an id comes twice (as
+        ``list.index`` gives)."""
+        places = self._places.get(node)
+        if places is None:
+            places = {}
+            for index, nodeid in enumerate(self.registered_collections[node]):
+                places.setdefault(nodeid, index)
+            self._places[node] = places
+        return places
+
+    def _assign_work_unit(self, node: WorkerController) -> None:
+        """xdist's: the next unit of the queue to ``node``, its tests still to run sent by
+        their indexes."""
+        assert self.workqueue
+        scope, work_unit = self.workqueue.popitem(last=False)
+        self.assigned_work.setdefault(node, {})[scope] = work_unit
+        places = self._place(node)
+        node.send_runtest_some([places[n] for n, completed in work_unit.items() if not completed])
 
     def mark_test_complete(
         self, node: WorkerController, item_index: int, duration: float = 0
