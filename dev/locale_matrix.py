@@ -67,6 +67,10 @@ def matrix(quick: bool) -> int:
     )
     skipped = [loc for loc in LOCALES if not available(loc)]
     ids = ["d20_movement"] if quick else []  # French labels, the smallest sheets and decks
+    # the quick run renders its 4 PDFs in the build's own process: a pool's workers each set
+    # WeasyPrint up again (0.8 s of CPU a build), and render as it does, in the same locale;
+    # the pool is tests/test_kill.py's and test_build.py's to test
+    jobs = ["-j", "1"] if quick else []
     failures: list[str] = []
     tracebacks = 0
     reference: dict[str, bytes] | None = None
@@ -78,7 +82,7 @@ def matrix(quick: bool) -> int:
             out = project / f"généré {locale} {utf8}"
             label = f"LC_ALL={locale} PYTHONUTF8={utf8}"
             verbs = (
-                ["build", *ids, "--out", str(out)],
+                ["build", *ids, *jobs, "--out", str(out)],
                 ["check", *ids],
                 ["export", "heavy_gear_house"],  # French labels on stdout
             )

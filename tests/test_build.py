@@ -251,6 +251,31 @@ def test_deferred_outputs_render_in_other_processes_in_a_fixed_order() -> None:
     assert set(serial.values()) == {str(os.getpid()).encode()}
 
 
+def _unmade(rel: str) -> bytes:
+    raise AssertionError(f"{rel} was made")
+
+
+def pdfs_never_made(ruleset: object) -> dict[str, Output]:
+    """A backend of deferred outputs whose file can stay only when it reads ``kept``; making
+    one fails."""
+    rel = f"sheets/{ruleset.id}.pdf"  # type: ignore[attr-defined]
+    return {rel: Deferred(partial(_unmade, rel), lambda existing: existing == b"kept")}
+
+
+def test_check_lists_a_deferred_output_that_is_not_current_without_making_it(
+    project: Path,
+) -> None:
+    """A build would write it whatever it renders, so ``--check`` calls it stale unmade: a
+    stale tree's check renders no PDF (issue 44)."""
+    (project / "generated" / "sheets").mkdir(parents=True)
+    (project / "generated" / "sheets" / "other.pdf").write_bytes(b"kept")
+    (project / "generated" / "sheets" / "var.pdf").write_bytes(b"edited")
+    result = run(project, check=True, backends=[pdfs_never_made])
+    assert result.ok and result.stale == ["sheets/base.pdf", "sheets/var.pdf"]
+    with pytest.raises(AssertionError, match=r"sheets/base\.pdf was made"):
+        run(project, backends=[pdfs_never_made], jobs=1)
+
+
 def test_a_parallel_incremental_build_is_byte_identical_to_a_serial_uncached_one(
     tmp_path: Path, project: Path
 ) -> None:

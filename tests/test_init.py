@@ -47,12 +47,14 @@ STARTER = pytest.mark.xdist_group("init-starter-built")
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project `init` writes into a folder named skirmish, built once (its PDFs are most
-    of a build's time) for the tests that read what the build wrote."""
+    of a build's time) for the tests that read what the build wrote. Its two PDFs are rendered
+    here (``-j 1``): a pool's two workers each set WeasyPrint up again, 1 s of CPU more, for
+    the same bytes (the pool is tests/test_kill.py's and test_build.py's to test)."""
     folder = tmp_path_factory.mktemp("starter") / "skirmish"
     assert main(["init", str(folder)]) == 0
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(folder)
-        assert main(["build"]) == 0
+        assert main(["build", "-j", "1"]) == 0
     return folder
 
 

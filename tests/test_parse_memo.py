@@ -9,8 +9,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.memo import ParsedTexts
+from rulesdsl.variants import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -89,3 +92,28 @@ def test_the_kept_parses_are_bounded_oldest_first() -> None:
     assert memo.get("c", "ccccc") is None and memo.get("b", "bbbbb") is not None
     memo.put("e", "e" * 11, (None, []))  # over `largest`: not kept
     assert memo.get("e", "e" * 11) is None and len(memo) == 2
+
+
+def test_a_kept_tree_s_digest_is_made_once_for_all_its_compiles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each compile of a kept parse asks its statements' digest (the lineage's): it is made
+    once while the tree is kept, and each time for a tree that is not (the language server's
+    open documents)."""
+    made: list[str] = []
+
+    def counted(statements: Any) -> str:
+        made.append(digest := real(statements))
+        return digest
+
+    real = resolve.statements_digest
+    monkeypatch.setattr(resolve, "statements_digest", counted)
+    path = tmp_path / "heavy_gear.terrain"
+    text = (ROOT / "rulesets" / "heavy_gear.terrain").read_text("utf-8")
+    path.write_text(text + f"\n# {tmp_path.name}\n", "utf-8")  # a text no other test kept
+    first, again = (Compiler().compile_file(path).ruleset for _ in range(2))
+    assert first is not None and again is not None and first.digest == again.digest == made[0]
+    assert len(made) == 1
+    tree = Compiler().parse_text(path.read_text("utf-8"), str(path))[0]  # kept by no one
+    assert tree is not None and resolve.resolve(tree, lambda _: None)[0] is not None
+    assert made == [made[0]] * 2

@@ -250,13 +250,13 @@ def build(
     :class:`UnknownRuleset` for an unknown one); ``jobs`` is how many processes render PDFs
     (default: one per core); ``incremental=False`` ignores the stamps and compiles every
     ruleset; each PDF it renders is measured (:mod:`rulesdsl.printed.loss`) and what it loses
-    is a warning, or with ``strict`` an error that writes nothing. ``target_names`` picks
-    the targets (:func:`rulesdsl.codegen.targets.chosen`; default: the default ones).
+    is a warning, or with ``strict`` an error that writes nothing (``check`` renders no PDF:
+    one that is not current is stale unmade). ``target_names`` picks the targets
+    (:func:`rulesdsl.codegen.targets.chosen`; default: the default ones).
     ``missing`` names the install extras that are not installed (default: looked up);
     outputs that need one are skipped (:attr:`BuildResult.skipped`). The sheets' fixed words
     of a language come from the project's ``i18n/<lang>.po`` beside ``root`` where there is
-    one. Raises
-    :class:`rulesdsl.builder.transaction.OutputFolderError` before writing anything
+    one. Raises :class:`rulesdsl.builder.transaction.OutputFolderError` before writing anything
     when the output folder cannot take the files, and before reading, moving or deleting
     anything when it holds a link the build would have to follow (see
     :mod:`rulesdsl.builder.transaction`).
@@ -315,7 +315,7 @@ def build(
         transaction.preflight(out_dir, result.outputs)
         gone = [] if names else sorted(set(old.rulesets) - set(files))
         read = _sources_read(result.compiled)
-        change, skipped = _plan(out_dir, rendered, read, gone, old, stamp, jobs, held)
+        change, skipped = _plan(out_dir, rendered, read, gone, old, stamp, jobs, held, check)
         result.skipped = dict(sorted({**still_skipped, **skipped}.items()))
         from rulesdsl.builder.losses import loss_diagnostics, losses_of
 
@@ -626,10 +626,13 @@ def _plan(
     stamp: _Stamp,
     jobs: int | None,
     held: Sequence[int] = (),
+    check: bool = False,
 ) -> tuple[transaction.Change, dict[str, str]]:
     """What to write and remove, and the manifest after the run; and the outputs skipped for
     want of an extra (path -> extra). ``read`` names the source files each rendered ruleset
-    was compiled from; ``held`` are the descriptors PDF workers close (the lock)."""
+    was compiled from; ``held`` are the descriptors PDF workers close (the lock). With
+    ``check`` a deferred output that is not current is listed unmade (empty bytes, never
+    written): a build would write it whatever its render, so it is stale (``Deferred``)."""
     change = transaction.Change()
     skipped: dict[str, str] = {}
     new = mf.Manifest({rid: dict(entries) for rid, entries in old.rulesets.items()})
@@ -645,7 +648,10 @@ def _plan(
                     deferred[rel] = content
                 else:
                     change.write[rel] = content
-    change.write.update(render_deferred(deferred, jobs, held=held))
+    if check:  # stale without a render: nothing is written after a check
+        change.write.update(dict.fromkeys(deferred, b""))
+    else:
+        change.write.update(render_deferred(deferred, jobs, held=held))
     for rid, per_key in rendered.items():
         path_names = read[rid]
         for key in [k for k in new.rulesets.get(rid, {}) if retired(k)]:

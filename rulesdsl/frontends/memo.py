@@ -18,6 +18,7 @@ and :data:`CHARACTERS` in all (a tree takes 20-50 bytes per character of its tex
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -41,6 +42,9 @@ class ParsedTexts:
         self._kept: dict[tuple[str, str], tuple[SourceFile | None, tuple[Diagnostic, ...]]] = {}
         self._size = 0
         self._lock = threading.Lock()
+        self._digests: dict[int, str] = {}
+        """The statements' digest of each kept tree that was asked for one, by the tree's id
+        (a tree is kept alive by its entry, and its digest goes with it)."""
 
     def get(self, path: str, text: str) -> Parsed | None:
         """The parse of ``text`` at ``path`` if kept: its tree, and a new list of its
@@ -67,12 +71,28 @@ class ParsedTexts:
             self._size += len(text)
             while len(self._kept) > self.entries or self._size > self.characters:
                 oldest = next(iter(self._kept))
-                del self._kept[oldest]
+                self._digests.pop(id(self._kept.pop(oldest)[0]), None)
                 self._size -= len(oldest[1])
+
+    def digest(self, source: SourceFile, make: Callable[[SourceFile], str]) -> str:
+        """``make(source)``, made once while ``source`` is a kept tree: every compile of a
+        kept parse (a base, a file compiled by several commands or compilers) asks its
+        statements' digest again (:func:`rulesdsl.variants.resolve.resolve`), about a tenth
+        of a compile (issue 44). Any other tree's is made each time."""
+        with self._lock:
+            found = self._digests.get(id(source))
+        if found is not None:
+            return found
+        made = make(source)
+        with self._lock:
+            if any(tree is source for tree, _ in self._kept.values()):
+                self._digests[id(source)] = made
+        return made
 
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
+            self._digests.clear()
             self._size = 0
 
     def __len__(self) -> int:

@@ -34,6 +34,7 @@ from typing import Any, cast
 from rulesdsl import ir, spelling
 from rulesdsl.diagnostics import Diagnostic, Related, error
 from rulesdsl.frontends import syntax as s
+from rulesdsl.frontends.memo import PARSED
 from rulesdsl.ir.records import dataclass
 from rulesdsl.variants.lineage import Lineage
 from rulesdsl.variants.merge import Merger, inherit
@@ -100,6 +101,10 @@ def statements_digest(statements: Iterable[s.Statement]) -> str:
         check_circular=False,  # syntax nodes hold no cycles
     )
     return digest(text)
+
+
+def _own_digest(source: s.SourceFile) -> str:
+    return statements_digest(source.statements)
 
 
 def _as_list(node: Any) -> Any:
@@ -171,7 +176,7 @@ Loader = Callable[[str], "Base | Cycle | None"]
 def resolve(source: s.SourceFile, load: Loader) -> tuple[Resolved | None, list[Diagnostic]]:
     """Flatten ``source`` with its (already resolved) base; diagnostics for what does not
     fit."""
-    own_digest = statements_digest(source.statements)
+    own_digest = PARSED.digest(source, _own_digest)
     versions = s.of_kind(source.statements, s.VersionDecl)
     version = versions[-1].version if versions else "0.0.0"
     version_pos = versions[-1].pos if versions else None
