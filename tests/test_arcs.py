@@ -384,7 +384,7 @@ def test_the_js_module_gives_the_python_modules_arcs_and_errors(
     path = write_package(plan, tmp_path / "js")
     queries = [q for q in js_queries.queries(plan, seed=40) if q["function"].startswith("arc")]
     assert len(queries) > 100
-    expected = [js_queries.ask_python(module, q) for q in queries]
+    expected = js_queries.ask_python_all(module, queries)
     got = js_queries.ask_node(path, queries)
     wrong = [(q, e, g) for q, e, g in zip(queries, expected, got, strict=True) if e != g]
     assert wrong[:5] == []

@@ -133,7 +133,7 @@ def test_js_module_answers_band_questions_as_python(node: str, tmp_path: Path) -
     module = write_package(plan, tmp_path / "js")
     queries = list(js_queries.families()["state_bands"](random.Random(40), plan))
     queries += list(js_queries.families()["modifier"](random.Random(40), plan))
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     wrong = [
         (q, e, g)
