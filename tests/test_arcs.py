@@ -26,6 +26,7 @@ from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_sight_and_results import HEADER, HEADER_LINES, located, yaml_errors
+from tests.typescript import TSC
 
 ARCS = """grid squares "Squares" : 1 hex, square, diagonals 1
 arcs armour "Armour arcs" {
@@ -394,6 +395,7 @@ def test_the_js_module_gives_the_python_modules_arcs_and_errors(
     assert errors == {"UnknownName", "InvalidArgument", "ArgumentTypeError"}
 
 
+@TSC
 def test_the_js_declarations_type_check_a_caller_of_arcs(
     compiled: ir.Ruleset, node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

@@ -136,6 +136,7 @@ console.log(hit, named);
 """
 
 
+@typescript.TSC
 def test_the_declarations_type_check_a_decisions_answer_as_the_column(
     compiler: Compiler, node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

@@ -327,6 +327,7 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
     assert asked == 8
 
 
+@typescript.TSC
 def test_the_declarations_type_a_consumer_reading_the_drift(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

@@ -231,6 +231,7 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
     assert shown == 4
 
 
+@typescript.TSC
 def test_the_declarations_type_a_consumer_passing_inputs_and_outcomes_to_a_facing_unit(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

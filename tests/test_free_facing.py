@@ -173,6 +173,7 @@ console.log(left, why, pivot, IllegalMove.name);
 """
 
 
+@typescript.TSC
 def test_the_declarations_type_check_a_consumer_of_free_move(
     compiler: Compiler, node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

@@ -149,6 +149,7 @@ def test_js_module_answers_free_moves_with_whole_move_rules_as_python(
     assert any("crosses and enters nothing" in a for a in answers)
 
 
+@typescript.TSC
 def test_the_declarations_type_legs_that_name_features_and_the_marks(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

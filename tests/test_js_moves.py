@@ -172,6 +172,7 @@ def test_a_facing_speed_or_budget_true_counts_as_one_as_python_does(
     assert js_queries.ask_node(write_package(plan_of("void_patrol"), tmp_path), queries) == expected
 
 
+@typescript.TSC
 def test_declarations_type_check_a_consumer_of_facing_routes(
     node: str, tmp_path: Path, pytestconfig: pytest.Config
 ) -> None:

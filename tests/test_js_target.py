@@ -519,6 +519,7 @@ MISSPELT = {
 """Two mistakes a consumer can make, each a type error (a misspelt row, a string for a number)."""
 
 
+@typescript.TSC
 def test_declarations_type_check_a_consumer(
     node: str, plans: dict[str, module_plan.ModulePlan], tmp_path: Path, pytestconfig: Any
 ) -> None:

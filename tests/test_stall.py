@@ -199,6 +199,7 @@ console.log(r.rolls.filter((d) => d.on === when).length);
 """
 
 
+@typescript.TSC
 def test_the_declarations_type_a_roll_on_any_step(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

@@ -372,6 +372,7 @@ def test_the_language_guide_band_example_answers_as_it_says(tmp_path: Path) -> N
     assert _guide_answers(tmp_path, "### A modifier in a band of a state", ("modifier",)) == 4
 
 
+@typescript.TSC
 def test_the_declarations_type_a_modifier_and_a_sight_rule_given_a_state(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

@@ -335,6 +335,7 @@ def test_two_keywords_that_disagree_with_no_precedence_are_reported(
     assert _codes(compiler, ARMOURED + same, tmp_path) == []
 
 
+@typescript.TSC
 def test_the_declarations_type_check_a_consumer_of_effect(
     compiler: Compiler, node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

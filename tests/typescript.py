@@ -36,6 +36,12 @@ checked again on each run (1.6 of a run's 2.8 s of CPU): they are TypeScript's, 
 declarations we write are modules that add no globals, so no error of ours can be in them."""
 
 
+TSC = pytest.mark.xdist_group("tsc")
+"""The mark of every test that runs :func:`tsc`: under ``-n 2`` the tests of one group run on
+one worker, so one ``tsc`` server loads TypeScript and parses its lib files for the whole run
+(about 1 s of CPU each server) instead of one on each worker."""
+
+
 def _needed(tool: str) -> str:
     """The path of ``tool``; the test is skipped without it, but fails in CI."""
     found = shutil.which(tool)
