@@ -8,7 +8,8 @@ kept running per test process instead (tests/js/tsc_server.mjs): TypeScript load
 lib files parsed and bound once, every other file (the packages, the consumer) read anew for
 each run; it prints and exits as ``tsc`` does (tests/test_js_target.py's
 ``test_declarations_type_check_a_consumer`` holds the two to the same output on a consumer
-with errors). ``RULESDSL_TSC=cli`` runs the ``tsc`` command for each check instead.
+with errors). The tests that run it carry :data:`TSC`, one xdist group: one server a run.
+``RULESDSL_TSC=cli`` runs the ``tsc`` command for each check instead.
 """
 
 from __future__ import annotations
