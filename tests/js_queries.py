@@ -319,12 +319,15 @@ def queries(plan: ModulePlan, seed: int, at_least: int = 1000) -> list[Query]:
 
 
 def decoded(value: Any) -> Any:
-    if isinstance(value, list):
-        return [decoded(v) for v in value]
-    if isinstance(value, dict):
+    """``value`` with each ``{"$float": ...}`` in it made that float (a copy: the query is
+    written to Node as it is)."""
+    kind = type(value)
+    if kind is list:
+        return [v if type(v) in _PLAIN else decoded(v) for v in value]
+    if kind is dict:
         if "$float" in value:
             return float(value["$float"])
-        return {k: decoded(v) for k, v in value.items()}
+        return {k: v if type(v) in _PLAIN else decoded(v) for k, v in value.items()}
     return value
 
 
@@ -381,30 +384,56 @@ def detail(module: ModuleType, value: Any) -> dict[str, Any]:
 
 
 def ask_python(module: ModuleType, query: Query) -> dict[str, Any]:
+    """The Python module's answer to ``query`` in the form JSON gives Node's, or its error."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
+        return _as_json(_answer(module, query))
+
+
+def ask_python_all(module: ModuleType, queries: list[Query]) -> list[dict[str, Any]]:
+    """:func:`ask_python` of each query, the warnings filter set once and the answers written
+    to JSON and read back together (a tuple is read as a list, as Node's answers are): an
+    answer JSON cannot write is that query's error, as if asked alone."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # as ask_python
+        found = [_answer(module, query) for query in queries]
+    try:
+        return list(json.loads(json.dumps(found)))
+    except Exception:
+        return [_as_json(answer) for answer in found]
+
+
+def _as_json(answer: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return dict(json.loads(json.dumps(answer)))
+    except Exception as error:
+        return {"error": type(error).__name__, "message": str(error)}
+
+
+def _answer(module: ModuleType, query: Query) -> dict[str, Any]:
     name, args, kwargs = query["function"], decoded(query["args"]), decoded(query["kwargs"])
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # ConflictWarning: JavaScript's go to console.warn
-            if query.get("freefacing"):  # a free move off the grid (js_queries_freefacing.py)
-                return {"answer": json.loads(json.dumps(list(module.free_move(*args))))}
-            if query.get("facing"):  # a facing route question (tests/js_queries_facing.py)
-                from tests import js_queries_facing
+        if query.get("freefacing"):  # a free move off the grid (js_queries_freefacing.py)
+            return {"answer": list(module.free_move(*args))}
+        if query.get("facing"):  # a facing route question (tests/js_queries_facing.py)
+            from tests import js_queries_facing
 
-                asked = {**query, "args": args, "kwargs": kwargs}
-                return {"answer": json.loads(json.dumps(js_queries_facing.ask(module, asked)))}
-            if "board" in query:  # a route question (tests/js_queries_routes.py)
-                from tests import js_queries_routes
+            return {
+                "answer": js_queries_facing.ask(module, {**query, "args": args, "kwargs": kwargs})
+            }
+        if "board" in query:  # a route question (tests/js_queries_routes.py)
+            from tests import js_queries_routes
 
-                asked = {**query, "args": args, "kwargs": kwargs}
-                return {"answer": json.loads(json.dumps(js_queries_routes.ask(module, asked)))}
-            if "column_of" in query:  # the column a decision answers (js_queries_feeds.py)
-                decision, inputs = query["column_of"]
-                kwargs["column"] = module.DECISIONS[decision](**decoded(inputs))
-            function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name)
-            value = function(*args, **kwargs)
-            form = full_form if query.get("full") else plain
-            answer = {"answer": form(module, value), **detail(module, value)}
-            return dict(json.loads(json.dumps(answer)))
+            return {
+                "answer": js_queries_routes.ask(module, {**query, "args": args, "kwargs": kwargs})
+            }
+        if "column_of" in query:  # the column a decision answers (js_queries_feeds.py)
+            decision, inputs = query["column_of"]
+            kwargs["column"] = module.DECISIONS[decision](**decoded(inputs))
+        function = module.STEPS.get(name) or module.DECISIONS.get(name) or getattr(module, name)
+        value = function(*args, **kwargs)
+        form = full_form if query.get("full") else plain
+        return {"answer": form(module, value), **detail(module, value)}
     except Exception as error:  # every error the module raises is compared with JavaScript's
         return {"error": type(error).__name__, "message": str(error)}
 
@@ -481,7 +510,7 @@ def ask_node_soon(module_path: Path, queries: list[Query]) -> Callable[[], list[
             _runner.clear()
         assert "failed" not in reply, reply.get("failed")
         found: list[dict[str, Any]] = reply["answers"]
-        return found
+        return list(json.loads(json.dumps(found)))
 
     return answers
 

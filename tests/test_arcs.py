@@ -26,6 +26,7 @@ from rulesdsl.versions import diff as semantic
 from tests import js_queries
 from tests.conftest import compile_snippet, import_rendered
 from tests.test_sight_and_results import HEADER, HEADER_LINES, located, yaml_errors
+from tests.typescript import TSC
 
 ARCS = """grid squares "Squares" : 1 hex, square, diagonals 1
 arcs armour "Armour arcs" {
@@ -384,7 +385,7 @@ def test_the_js_module_gives_the_python_modules_arcs_and_errors(
     path = write_package(plan, tmp_path / "js")
     queries = [q for q in js_queries.queries(plan, seed=40) if q["function"].startswith("arc")]
     assert len(queries) > 100
-    expected = [js_queries.ask_python(module, q) for q in queries]
+    expected = js_queries.ask_python_all(module, queries)
     got = js_queries.ask_node(path, queries)
     wrong = [(q, e, g) for q, e, g in zip(queries, expected, got, strict=True) if e != g]
     assert wrong[:5] == []
@@ -394,6 +395,7 @@ def test_the_js_module_gives_the_python_modules_arcs_and_errors(
     assert errors == {"UnknownName", "InvalidArgument", "ArgumentTypeError"}
 
 
+@TSC
 def test_the_js_declarations_type_check_a_caller_of_arcs(
     compiled: ir.Ruleset, node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

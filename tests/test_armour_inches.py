@@ -344,7 +344,7 @@ def test_the_javascript_module_answers_examples_13_to_17_as_python_does(
         {"function": "penetrates", "args": [], "kwargs": {"struck": "rear", "gun": 4, "dice": 5}}
     )
     python = load_generated("armour_inches")
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     assert [e.get("answer") or e["error"] for e in expected] == [
         [5.0, 0.0, True, "the allowance is spent"],
         [2.0, 3.0, True, "leg 1 turns more than 90.0 degrees"],

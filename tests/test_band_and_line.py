@@ -99,7 +99,7 @@ def test_js_answers_band_and_line_as_python(
         }
         for items, state, line in _questions(random.Random(41))
     ]
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     wrong = [
         (q, e, g)

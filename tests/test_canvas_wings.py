@@ -455,7 +455,7 @@ def test_the_javascript_module_answers_examples_4_5_6_9_11_12_and_13_as_python_d
         for altitude in (2, 3, 5, 6)
     ]
     python = load_generated("canvas_wings")
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     facing = [e["answer"][0]["facing"] for e in expected[:8]]
     assert [(f[0], f[2], f[-2], f[-1]) for f in facing] == [
         (5.0, True, None, [2, 0]),  # no state: drifts; off the map at once: stays

@@ -72,7 +72,7 @@ def test_the_javascript_module_takes_the_decisions_answer_as_python_does(
     module = test_js_target.write_package(plan, tmp_path / "column_pick")
     queries = list(js_queries_feeds.column_pick_queries(random.Random(40), plan))
     assert len(queries) == 300
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     answers = {e["detail"][0] for e in expected if "answer" in e}
     assert answers == {"light", "medium", "heavy"}  # every column picked by an answer
@@ -120,7 +120,7 @@ def test_a_decisions_answer_for_a_table_no_decision_picks_is_refused_in_both_mod
         for t in ("penetration", "ricochet")
         for c in (20, 120)
     ]
-    expected = [js_queries.ask_python(python, q) for q in asked]
+    expected = js_queries.ask_python_all(python, asked)
     assert [e.get("error") for e in expected] == [None, None, "InvalidArgument", "InvalidArgument"]
     got = js_queries.ask_node(module, asked)
     assert [g.get("error") for g in got] == [e.get("error") for e in expected]
@@ -136,6 +136,7 @@ console.log(hit, named);
 """
 
 
+@typescript.TSC
 def test_the_declarations_type_check_a_decisions_answer_as_the_column(
     compiler: Compiler, node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

@@ -293,6 +293,7 @@ def test_the_language_guide_example_answers_as_it_says(tmp_path: Path) -> None:
     assert shown == 4
 
 
+@typescript.TSC
 def test_the_declarations_type_the_marks_of_a_facing_route(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

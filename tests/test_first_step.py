@@ -212,7 +212,7 @@ def typed(node: str, tmp_path_factory: pytest.TempPathFactory, pytestconfig: Any
     return done.stdout + done.stderr or f"tsc exited {done.returncode}, saying nothing"
 
 
-@pytest.mark.xdist_group("first_step_dts")
+@typescript.TSC  # and the module fixture's one run on one worker
 @pytest.mark.parametrize("case", list(TYPED))
 def test_the_declarations_type_a_roll_on_first_step(typed: str, case: str) -> None:
     """No error of tsc's is in this case's folder (its package or its consumer), and none is

@@ -135,7 +135,7 @@ def test_js_module_answers_free_moves_with_whole_move_rules_as_python(
     module = write_package(plan, tmp_path / "js")
     queries = list(js_queries.families()["freefacing_whole"](random.Random(40), plan))
     queries += list(js_queries.families()["freefacing_whole"](random.Random(41), plan))
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     wrong = [
         (q, e, g)
@@ -149,6 +149,7 @@ def test_js_module_answers_free_moves_with_whole_move_rules_as_python(
     assert any("crosses and enters nothing" in a for a in answers)
 
 
+@typescript.TSC
 def test_the_declarations_type_legs_that_name_features_and_the_marks(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

@@ -167,11 +167,12 @@ def test_a_facing_speed_or_budget_true_counts_as_one_as_python_does(
         {"function": f, "board": board, "args": a, "kwargs": k, "facing": True} for f, a, k in asked
     ]
     python = load_generated("void_patrol")
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     assert [a["answer"][0].keys() for a in expected] == [{"reach"}, *[{"facing"}] * 3]
     assert js_queries.ask_node(write_package(plan_of("void_patrol"), tmp_path), queries) == expected
 
 
+@typescript.TSC
 def test_declarations_type_check_a_consumer_of_facing_routes(
     node: str, tmp_path: Path, pytestconfig: pytest.Config
 ) -> None:

@@ -101,7 +101,7 @@ def test_a_board_finds_places_by_value_as_python_does(node: str, tmp_path: Path)
     ]
     got = js_queries.ask_node(module, queries)
     python = load_generated("hex_operational")
-    assert got == [js_queries.ask_python(python, q) for q in queries]
+    assert got == js_queries.ask_python_all(python, queries)
     reach, route = got
     assert [place for place, _ in reach["answer"][0]["reach"][0]] == [[0, 0], [1, 0]]
     assert route["answer"][0]["route"][1][0][2] == ["hills"]

@@ -175,7 +175,7 @@ def mismatches(
             expected = kept[2]
         else:
             python = load_generated(rid)
-            expected = [js_queries.ask_python(python, q) for q in queries]
+            expected = js_queries.ask_python_all(python, queries)
             if at_least <= 1000:
                 _KEPT[key] = (plan, queries, expected)
     finally:
@@ -287,7 +287,7 @@ def test_js_sight_and_results_tables_match_python_beyond_the_bundled_rulesets(
     python = import_rendered(compiled.ruleset, tmp_path, f"js_snippet_{name}")
     module = write_package(plan, tmp_path / "js")
     queries = js_queries.queries(plan, seed=37)
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     pairs = zip(queries, expected, got, strict=True)
     wrong = [(q, e, g) for q, e, g in pairs if not js_queries.same(e, g)]
@@ -519,6 +519,7 @@ MISSPELT = {
 """Two mistakes a consumer can make, each a type error (a misspelt row, a string for a number)."""
 
 
+@typescript.TSC
 def test_declarations_type_check_a_consumer(
     node: str, plans: dict[str, module_plan.ModulePlan], tmp_path: Path, pytestconfig: Any
 ) -> None:

@@ -119,7 +119,7 @@ def test_the_javascript_module_reads_the_total_as_python_does(
     module = test_js_target.write_package(plan, tmp_path / "modifier_total")
     queries = list(js_queries_feeds.modifier_total_queries(random.Random(40), plan))
     assert len(queries) == 300
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     assert {e["answer"][0]["word"] for e in expected if "answer" in e} == {"hit", "miss"}
     assert any("error" in e for e in expected)

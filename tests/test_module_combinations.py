@@ -188,6 +188,7 @@ def test_modules_of_combined_route_features_are_mypy_strict_clean(rendered: Path
     assert done.returncode == 0, done.stdout
 
 
+@typescript.TSC
 def test_declarations_of_combined_route_features_pass_tsc_strict(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

@@ -87,7 +87,7 @@ def test_javascript_refuses_and_answers_as_python_for_every_unit_type_and_kind(
     plan = module_plan.build(rs)
     python = import_rendered(rs, tmp_path, "move_only_js")
     queries = list(kind_queries(plan))
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(write_package(plan, tmp_path / "js"), queries)
     pairs = zip(queries, expected, got, strict=True)
     assert [(q, e, g) for q, e, g in pairs if not js_queries.same(e, g)][:5] == []

@@ -87,7 +87,7 @@ def test_js_module_reads_the_own_allowance_as_python(node: str, tmp_path: Path) 
     python = import_rendered(compiled.ruleset, tmp_path, "js_own_allowance_steps")
     module = write_package(plan, tmp_path / "js")
     queries = list(js_queries.families()["allowance_steps"](random.Random(40), plan))
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     wrong = [
         (q, e, g)

@@ -98,7 +98,7 @@ def test_javascript_gives_the_same_answers_as_python_for_every_unit_in_every_pla
     plan = module_plan.build(rs)
     python = import_rendered(rs, tmp_path, "place_precedence_js")
     queries = list(place_order_queries(plan))
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(write_package(plan, tmp_path / "js"), queries)
     wrong = [(q, e, g) for q, e, g in zip(queries, expected, got, strict=True)]
     assert [w for w in wrong if not js_queries.same(w[1], w[2])][:5] == []

@@ -248,7 +248,7 @@ def test_js_module_gives_the_same_answers_and_errors_as_python(
     module = test_js_target.write_package(plan, tmp_path / "categories")
     queries = list(js_queries_categories.category_queries(random.Random(40), plan))
     assert len(queries) == 400
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     errors = {
         e["error"][0] if isinstance(e["error"], list) else str(e["error"])[:20]

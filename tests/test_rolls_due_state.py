@@ -241,6 +241,7 @@ def test_a_module_with_a_roll_in_a_band_comes_out_formatted_and_typed(
     assert done.returncode == 0, done.stdout
 
 
+@typescript.TSC
 def test_the_declarations_type_rolls_due_given_a_state(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

@@ -145,7 +145,7 @@ def test_the_javascript_module_reads_the_line_as_python_does(
     module = test_js_target.write_package(plan, tmp_path / "sight_factor")
     queries = list(js_queries_fog.sight_factor_queries(random.Random(40), plan))
     assert len(queries) == 300
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     answers = [e["answer"][0] for e in expected if "answer" in e]
     assert {"marker": "blocked"} in answers and {"number": 0} in answers
@@ -315,6 +315,6 @@ def test_a_when_line_and_a_best_group_name_the_factor_in_both_modules(
     plan = module_plan.build(rs)
     module = test_js_target.write_package(plan, tmp_path / "sight_factor_combined")
     queries = list(js_queries_fog.sight_factor_queries(random.Random(7), plan))
-    expected_js = [js_queries.ask_python(m, q) for q in queries]
+    expected_js = js_queries.ask_python_all(m, queries)
     pairs = zip(queries, expected_js, js_queries.ask_node(module, queries), strict=True)
     assert [(q, e, g) for q, e, g in pairs if not js_queries.same(e, g)][:5] == []

@@ -155,7 +155,7 @@ def test_js_module_answers_stall_questions_as_python(node: str, tmp_path: Path) 
     python = import_rendered(rs, tmp_path, "js_stall")
     module = write_package(plan, tmp_path / "js")
     queries = list(js_queries.families()["stall"](random.Random(40), plan))
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     wrong = [
         (q, e, g)
@@ -199,6 +199,7 @@ console.log(r.rolls.filter((d) => d.on === when).length);
 """
 
 
+@typescript.TSC
 def test_the_declarations_type_a_roll_on_any_step(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

@@ -434,6 +434,7 @@ def test_a_module_with_state_lines_comes_out_formatted_and_typed(
     assert done.returncode == 0, done.stdout
 
 
+@typescript.TSC
 def test_the_declarations_type_a_consumer_passing_a_state(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

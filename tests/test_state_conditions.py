@@ -133,7 +133,7 @@ def test_js_module_answers_band_questions_as_python(node: str, tmp_path: Path) -
     module = write_package(plan, tmp_path / "js")
     queries = list(js_queries.families()["state_bands"](random.Random(40), plan))
     queries += list(js_queries.families()["modifier"](random.Random(40), plan))
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     wrong = [
         (q, e, g)
@@ -372,6 +372,7 @@ def test_the_language_guide_band_example_answers_as_it_says(tmp_path: Path) -> N
     assert _guide_answers(tmp_path, "### A modifier in a band of a state", ("modifier",)) == 4
 
 
+@typescript.TSC
 def test_the_declarations_type_a_modifier_and_a_sight_rule_given_a_state(
     node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

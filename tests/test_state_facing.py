@@ -257,6 +257,7 @@ def test_js_module_answers_facing_state_questions_as_python(node: str, tmp_path:
     assert any("InvalidArgument" in a for a in answers) and any("reach" in a for a in answers)
 
 
+@typescript.TSC
 @pytest.mark.parametrize("wind", [False, True])
 def test_the_declarations_type_a_consumer_passing_a_state_to_a_facing_unit(
     node: str, tmp_path: Path, pytestconfig: Any, wind: bool

@@ -145,7 +145,7 @@ def test_js_module_answers_state_and_whole_move_questions_as_python(
     plan = module_plan.build(rs)
     module = write_package(plan, tmp_path / "js")
     queries = list(js_queries_state_whole.state_whole_queries(random.Random(40), plan))
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     wrong = [
         (q, e, g)
@@ -236,7 +236,7 @@ def test_state_outcomes_inputs_and_whole_move_rules_together_in_python_and_js(
         for q in queries
         if "outcomes" in q.get("kwargs", {})
     ]
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     wrong = [
         (q, e, g)

@@ -93,7 +93,7 @@ def test_js_module_answers_state_and_outcome_questions_together_as_python(
     ]
     assert both
     queries += both
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     wrong = [
         (q, e, g)

@@ -196,7 +196,7 @@ def test_the_javascript_module_answers_as_python_does(
     module = test_js_target.write_package(plan, tmp_path / "unit_effects")
     queries = list(js_queries_unitvalue.unit_effect_queries(random.Random(40), plan))
     assert len(queries) == 300
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     assert {e["error"] for e in expected if "error" in e} >= {"UnknownName", "ArgumentTypeError"}
     assert len([e for e in expected if "answer" in e]) > 150
@@ -335,6 +335,7 @@ def test_two_keywords_that_disagree_with_no_precedence_are_reported(
     assert _codes(compiler, ARMOURED + same, tmp_path) == []
 
 
+@typescript.TSC
 def test_the_declarations_type_check_a_consumer_of_effect(
     compiler: Compiler, node: str, tmp_path: Path, pytestconfig: Any
 ) -> None:

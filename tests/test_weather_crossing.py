@@ -120,7 +120,7 @@ def test_the_javascript_module_adds_the_weather_to_crossing_rolls_as_python_does
         for names in (["stream", "flood"], ["flood", "stream", "clear"], ["flood"])
     ]
     asked = queries + crossing
-    expected = [js_queries.ask_python(python, q) for q in asked]
+    expected = js_queries.ask_python_all(python, asked)
     [[due]] = expected[-3]["answer"][0].values()
     assert (due[3], due[6], due[7]) == ("ford_check", -3, ["stream", "flood"])
     weathered = [e for q, e in zip(asked, expected, strict=True) if "flood" in q["args"]]

@@ -163,7 +163,7 @@ def test_js_module_answers_whole_move_questions_as_python(node: str, tmp_path: P
     module = write_package(plan, tmp_path / "js")
     queries = list(js_queries.families()["whole_move"](__import__("random").Random(40), plan))
     queries += js_queries.queries(plan, seed=40)
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     wrong = [
         (q, e, g)

@@ -139,7 +139,7 @@ def test_js_module_answers_whole_move_bonus_questions_as_python(node: str, tmp_p
     python = import_rendered(rs, tmp_path, "js_whole_bonus")
     module = write_package(plan, tmp_path / "js")
     queries = list(js_queries.families()["bonus"](random.Random(40), plan))
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     wrong = [
         (q, e, g)

@@ -28,7 +28,7 @@ def js_answers(rs: ir.Ruleset, tmp_path: Path, name: str) -> list[Any]:
     module = write_package(plan, tmp_path / "js")
     queries = list(js_queries.families()["turning"](random.Random(40), plan))
     assert len(queries) > 100
-    expected = [js_queries.ask_python(python, q) for q in queries]
+    expected = js_queries.ask_python_all(python, queries)
     got = js_queries.ask_node(module, queries)
     wrong = [
         (q, e, g)

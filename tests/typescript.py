@@ -8,7 +8,8 @@ kept running per test process instead (tests/js/tsc_server.mjs): TypeScript load
 lib files parsed and bound once, every other file (the packages, the consumer) read anew for
 each run; it prints and exits as ``tsc`` does (tests/test_js_target.py's
 ``test_declarations_type_check_a_consumer`` holds the two to the same output on a consumer
-with errors). ``RULESDSL_TSC=cli`` runs the ``tsc`` command for each check instead.
+with errors). The tests that run it carry :data:`TSC`, one xdist group: one server a run.
+``RULESDSL_TSC=cli`` runs the ``tsc`` command for each check instead.
 """
 
 from __future__ import annotations
@@ -34,6 +35,12 @@ TSC_STRICT = [
 """The options of every ``tsc`` run of the suite. TypeScript's own lib files are read but not
 checked again on each run (1.6 of a run's 2.8 s of CPU): they are TypeScript's, and the
 declarations we write are modules that add no globals, so no error of ours can be in them."""
+
+
+TSC = pytest.mark.xdist_group("tsc")
+"""The mark of every test that runs :func:`tsc`: under ``-n 2`` the tests of one group run on
+one worker, so one ``tsc`` server loads TypeScript and parses its lib files for the whole run
+(about 1 s of CPU each server) instead of one on each worker."""
 
 
 def _needed(tool: str) -> str:

@@ -10,11 +10,21 @@ import { pathToFileURL } from "node:url";
 import { answerRoute, vectorRoute } from "./routes.mjs";
 import { answerFacing, facingVectorRoute } from "./facing.mjs";
 
+const FLOATS = { nan: NaN, inf: Infinity, "-inf": -Infinity };
+
+/** ``value`` with each {"$float": ...} in it made that float, in place: the request's own
+ * objects, parsed for this one answer, are not copied. */
 function decoded(value) {
-  if (Array.isArray(value)) return value.map(decoded);
-  if (value !== null && typeof value === "object") {
-    if ("$float" in value) return { nan: NaN, inf: Infinity, "-inf": -Infinity }[value.$float];
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decoded(v)]));
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = decoded(value[i]);
+    return value;
+  }
+  if (Object.hasOwn(value, "$float")) return FLOATS[value.$float];
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    const made = decoded(v);
+    if (made !== v) Object.defineProperty(value, key, { value: made, enumerable: true, writable: true, configurable: true });
   }
   return value;
 }
@@ -160,6 +170,7 @@ function answer(m, query) {
 
 console.warn = () => {}; // a ConflictWarning is not an answer
 const LIMIT = 512 * 2 ** 20; // bytes of heap past which the runner stops after its reply
+const STACK = Error.stackTraceLimit;
 let asked = 0;
 for await (const line of readline.createInterface({ input: process.stdin, crlfDelay: Infinity })) {
   let reply;
@@ -170,7 +181,12 @@ for await (const line of readline.createInterface({ input: process.stdin, crlfDe
     }
     asked += 1;
     const m = await import(`${pathToFileURL(request.module).href}?request=${asked}`);
-    reply = { answers: request.queries.map((query) => answer(m, query)) };
+    Error.stackTraceLimit = 0; // an answer is an error's code and message: no stack is read
+    try {
+      reply = { answers: request.queries.map((query) => answer(m, query)) };
+    } finally {
+      Error.stackTraceLimit = STACK; // a module that does not load says where
+    }
   } catch (error) {
     reply = { failed: String(error?.stack ?? error) }; // the module did not load
   }
