@@ -15,6 +15,7 @@ with errors). The tests that run it carry :data:`TSC`, one xdist group: one serv
 from __future__ import annotations
 
 import atexit
+import fcntl
 import json
 import os
 import shutil
@@ -64,12 +65,20 @@ def _typescript(pytestconfig: pytest.Config) -> Path:
         cache.mkdir(exist_ok=True)
     lock = (TESTS_JS / "package-lock.json").read_text("utf-8")
     tsc = cache / "node_modules" / "typescript" / "bin" / "tsc"
-    if not tsc.exists() or (cache / "package-lock.json").read_text("utf-8") != lock:
-        for name in ("package.json", "package-lock.json"):
-            shutil.copy(TESTS_JS / name, cache / name)
-        subprocess.run(
-            [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=cache, check=True
-        )
+    # The lock file of the last ``npm ci`` that finished (the copy ``npm ci`` reads is made
+    # before it, so it would call an install cut short done).
+    installed = cache / "installed-lock.json"
+    # Both xdist workers ask on a clean clone (the tsc tests' group and the web page's axe):
+    # ``npm ci`` starts by deleting node_modules, so two at once break each other's install.
+    with open(cache / "install.lock", "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        if not tsc.exists() or not installed.is_file() or installed.read_text("utf-8") != lock:
+            for name in ("package.json", "package-lock.json"):
+                shutil.copy(TESTS_JS / name, cache / name)
+            subprocess.run(
+                [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=cache, check=True
+            )
+            installed.write_text(lock, "utf-8")
     return tsc
 
 
