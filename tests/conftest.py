@@ -172,12 +172,16 @@ def _code_folder() -> Path:
 
 
 def import_rendered(ruleset: ir.Ruleset, folder: Path, name: str) -> ModuleType:
-    """``ruleset``'s generated module, written to ``folder/<name>.py`` and imported as ``name``
-    the way a user imports it (kept in sys.modules: dataclasses look it up as classes are
-    made), its compiled code shared by the tests that render the same text
-    (:class:`StoredCodeLoader`)."""
+    """``ruleset``'s generated module, imported as :func:`import_source` does."""
+    return import_source(render(ruleset), folder, name)
+
+
+def import_source(source: str, folder: Path, name: str) -> ModuleType:
+    """``source`` written to ``folder/<name>.py`` and imported as ``name`` the way a user
+    imports it (kept in sys.modules: dataclasses look it up as classes are made), its
+    compiled code shared by the tests that write the same text (:class:`StoredCodeLoader`)."""
     path = folder / f"{name}.py"
-    path.write_text(render(ruleset), "utf-8")
+    path.write_text(source, "utf-8")
     spec = importlib.util.spec_from_file_location(
         name, path, loader=StoredCodeLoader(name, str(path))
     )

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import importlib.util
 import re
 import sys
 import unicodedata
@@ -43,6 +42,7 @@ from rulesdsl.frontends.dsl import Parser
 from rulesdsl.interchange.convert import to_yaml
 from rulesdsl.printed.pdf import FONTS
 from rulesdsl.printed.sheets import render_sheet
+from tests.conftest import import_source
 
 MARK = "PAYLOADMARK"
 
@@ -185,17 +185,11 @@ def compile_as(front: str, payload: str) -> Compiled:
 
 
 def load_module(source: str, folder: Path, name: str) -> ModuleType:
-    path = folder / f"{name}.py"
-    path.write_text(source, "utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the class is made
+    """``source`` imported as :func:`tests.conftest.import_source` does, then let go of."""
     try:
-        spec.loader.exec_module(module)
+        return import_source(source, folder, name)
     finally:
-        del sys.modules[name]
-    return module
+        sys.modules.pop(name, None)
 
 
 class _Strings(ast.NodeTransformer):

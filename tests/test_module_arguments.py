@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.util
 import math
 import subprocess
 import sys
@@ -26,7 +25,7 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiler
-from tests.conftest import RULESETS, load_generated
+from tests.conftest import RULESETS, import_source, load_generated
 
 hg = load_generated("heavy_gear")
 bt = load_generated("battletech_tacops")
@@ -454,20 +453,9 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], ModuleTyp
         if name not in made:
             compiled = compiler.compile_file(RULESETS / f"{name}.terrain")
             assert compiled.ruleset is not None, compiled.diagnostics
-            made[name] = import_rendered_module(compiled.ruleset, folder, f"fresh_{name}")
+            made[name] = import_source(render(compiled.ruleset), folder, f"fresh_{name}")
         return made[name]
 
-    return module
-
-
-def import_rendered_module(rs: ir.Ruleset, folder: Path, name: str) -> ModuleType:
-    path = folder / f"{name}.py"
-    path.write_text(render(rs), "utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
     return module
 
 
