@@ -1,16 +1,18 @@
 """The glyphs of a written PDF as a printer sees them, read with pypdfium2 (PDFium, in the test
 extra, so these readings run wherever the tests run; poppler is not needed): each character's
 box on its page and its type size in points. Shared by the checks that read the written decks
-and sheets (tests/test_print_loss.py, test_print_done_when.py, test_print_preflight.py)."""
+and sheets (tests/test_print_loss.py, test_print_done_when.py, test_print_preflight.py); and
+the streams that draw, for the colours they paint (tests/test_print_matrix.py)."""
 
 from __future__ import annotations
 
 import ctypes
-import io
 import math
+import re
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import pypdfium2
 import pypdfium2.raw as pdfium_c
@@ -18,8 +20,10 @@ import pypdfium2.raw as pdfium_c
 PT_PER_MM = 72 / 25.4
 
 
-@dataclass(frozen=True)
-class Glyph:
+class Glyph(NamedTuple):
+    """One printed character (a named tuple: one is made for every character of every page
+    read, and a frozen dataclass took a sixth of the reading's CPU to make)."""
+
     text: str
     x0: float
     y0: float
@@ -49,14 +53,33 @@ def both_glyphs(pdf: bytes) -> tuple[list[list[Glyph]], ...]:
     return read_glyphs(pdf, (False, True))
 
 
-@lru_cache(maxsize=1)
-def read_pdf(pdf: bytes) -> Any:
-    """pypdf's reader of ``pdf``, kept for the next check that reads the same PDF (as
-    :func:`both_glyphs`): pypdf's first reading of the pages parses every object, about a
-    quarter of a second of CPU a deck. Read only."""
-    import pypdf
+_STREAM = re.compile(rb"\d+ 0 obj\s*<<((?:(?!endobj).)*?)>>\s*stream\r?\n", re.S)
+_LENGTH = re.compile(rb"/Length (\d+)\b")
+NOT_DRAWN = (b"/Length1", b"/Length2", b"/Subtype /Image", b"/Type /XRef", b"/Type /ObjStm")
+"""What marks a stream that draws nothing: a font program, an image, the cross-reference
+and object streams."""
 
-    return pypdf.PdfReader(io.BytesIO(pdf))
+
+def drawn_streams(pdf: bytes) -> list[bytes]:
+    """Every stream of ``pdf`` that may draw, decompressed: each page's content, and the form
+    XObjects and patterns they paint (every stream but :data:`NOT_DRAWN`'s), read straight
+    from the file (pypdf's reading of the pages' contents parsed every object of the file
+    first, the fonts' width arrays included: 40 times the CPU)."""
+    found, at = [], 0
+    while (head := _STREAM.search(pdf, at)) is not None:
+        length = _LENGTH.search(head.group(1))
+        assert length is not None, head.group(1)[:200]  # a length given directly (pydyf)
+        start, at = head.end(), head.end() + int(length.group(1))
+        assert re.match(rb"\s*endstream", pdf[at : at + 12]), head.group(1)[:200]
+        if any(mark in head.group(1) for mark in NOT_DRAWN):
+            continue
+        data = pdf[start:at]
+        if b"/Filter" in head.group(1):
+            assert b"/Filter /FlateDecode" in head.group(1), head.group(1)[:200]
+            data = zlib.decompress(data)
+        found.append(data)
+    assert found, "no stream found"
+    return found
 
 
 def read_glyphs(
@@ -77,20 +100,32 @@ def _page_glyphs(
 ) -> list[list[Glyph]]:
     height = page.get_height()
     text = page.get_textpage()
+    raw = text.raw
     found: list[list[Glyph]] = [[] for _ in looseness]
     matrix = pdfium_c.FS_MATRIX()
-    for i in range(text.count_chars()):
+    # PDFium's own calls, each box read into the same buffers (pypdfium2's get_charbox made
+    # new ones for every character)
+    rect, ink = pdfium_c.FS_RECTF(), [ctypes.c_double() for _ in range(4)]
+    rect_at, ink_at = ctypes.byref(rect), [ctypes.byref(v) for v in ink]
+    for i in range(pdfium_c.FPDFText_CountChars(raw)):
         # the same character as text.get_text_range(i, 1), for a quarter of its CPU
-        char = chr(pdfium_c.FPDFText_GetUnicode(text.raw, i))
-        if not char.strip() or pdfium_c.FPDFText_IsGenerated(text.raw, i):
+        char = chr(pdfium_c.FPDFText_GetUnicode(raw, i))
+        if not char.strip() or pdfium_c.FPDFText_IsGenerated(raw, i):
             continue
         size = 0.0
         if sizes:
-            pdfium_c.FPDFText_GetMatrix(text.raw, i, ctypes.byref(matrix))
+            pdfium_c.FPDFText_GetMatrix(raw, i, ctypes.byref(matrix))
             scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
-            size = round(pdfium_c.FPDFText_GetFontSize(text.raw, i) * scale, 2)
+            size = round(pdfium_c.FPDFText_GetFontSize(raw, i) * scale, 2)
         for boxes, loose in zip(found, looseness, strict=True):
-            left, bottom, right, top = text.get_charbox(i, loose=loose)
+            if loose:
+                ok = pdfium_c.FPDFText_GetLooseCharBox(raw, i, rect_at)
+                left, bottom, right, top = rect.left, rect.bottom, rect.right, rect.top
+            else:  # left, right, bottom, top
+                ok = pdfium_c.FPDFText_GetCharBox(raw, i, *ink_at)
+                left, right, bottom, top = ink[0].value, ink[1].value, ink[2].value, ink[3].value
+            if not ok:
+                raise pypdfium2.PdfiumError("Failed to get charbox.")
             boxes.append(
                 Glyph(
                     char,
@@ -181,21 +216,29 @@ def crop_marks(page: pypdfium2.PdfPage) -> tuple[set[float], set[float]]:
     """The crop marks of ``page``: thin filled rectangles 4 mm long, each a subpath of a path
     drawn in the page's own content (not its form XObjects), where the template's ``.crop``
     boxes are drawn (a mark's border: WeasyPrint fills the hairline between two rectangles,
-    whose edges both count), placed by the transformation in force."""
+    whose edges both count), placed by the transformation in force. Read with PDFium's own
+    calls: pypdfium2's ``get_objects`` made a helper object for every object of the page."""
     xs: set[float] = set()
     ys: set[float] = set()
     x, y = ctypes.c_float(), ctypes.c_float()
+    x_at, y_at = ctypes.byref(x), ctypes.byref(y)
+    matrix = pdfium_c.FS_MATRIX()
     height = page.get_height()
-    for path in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=1):
-        matrix = path.get_matrix()
+    for n in range(pdfium_c.FPDFPage_CountObjects(page.raw)):
+        path = pdfium_c.FPDFPage_GetObject(page.raw, n)
+        if pdfium_c.FPDFPageObj_GetType(path) != pdfium_c.FPDF_PAGEOBJ_PATH:
+            continue
+        if not pdfium_c.FPDFPageObj_GetMatrix(path, ctypes.byref(matrix)):
+            raise pypdfium2.PdfiumError("Failed to get matrix of pageobject.")
+        a, b, c, d, e, f = matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f
         subpaths: list[list[tuple[float, float]]] = []
-        for i in range(pdfium_c.FPDFPath_CountSegments(path.raw)):
-            segment = pdfium_c.FPDFPath_GetPathSegment(path.raw, i)
-            pdfium_c.FPDFPathSegment_GetPoint(segment, x, y)
+        for i in range(pdfium_c.FPDFPath_CountSegments(path)):
+            segment = pdfium_c.FPDFPath_GetPathSegment(path, i)
+            pdfium_c.FPDFPathSegment_GetPoint(segment, x_at, y_at)
             moving = pdfium_c.FPDFPathSegment_GetType(segment) == pdfium_c.FPDF_SEGMENT_MOVETO
             if moving or not subpaths:
                 subpaths.append([])
-            subpaths[-1].append(matrix.on_point(x.value, y.value))
+            subpaths[-1].append((a * x.value + c * y.value + e, b * x.value + d * y.value + f))
         for points in subpaths:
             _mark(points, height, xs, ys)
     return xs, ys

@@ -39,7 +39,7 @@ from rulesdsl.printed.cards import (
     render_deck_html,
 )
 from tests import pdf_layout, test_cards
-from tests.pdf_glyphs import PT_PER_MM, preflight, read_pdf
+from tests.pdf_glyphs import PT_PER_MM, drawn_streams, preflight
 from tests.print_economy import HALF, LEAST_PT, MEDIAN_PT
 from tests.test_cards import DECKS, SIZES, _per_mode_cases
 from tests.test_print_done_when import SMALL, _decks
@@ -414,11 +414,11 @@ def test_a_written_pdf_paints_in_greys_only(path: str) -> None:
     """Issue 41 goal 4's PDF/X-style check, the colour part (tests/test_print_preflight.py
     checks the boxes and fonts): every colour a page paints is a grey (red, green and blue
     equal), so a black-and-white printer or a press's conversion to black ink shows what the
-    screen shows; no colour is an RGB-only surprise."""
-    reader = read_pdf((pdf_layout.ROOT / "generated" / path).read_bytes())
+    screen shows; no colour is an RGB-only surprise. Read in every stream that may draw: the
+    pages' contents and the forms and patterns they paint."""
     colours = set()
-    for page in reader.pages:
-        for match in _COLOUR.finditer(page.get_contents().get_data()):
+    for stream in drawn_streams((pdf_layout.ROOT / "generated" / path).read_bytes()):
+        for match in _COLOUR.finditer(stream):
             red, green, blue = (float(v) for v in match.groups())
             if not red == green == blue:
                 colours.add((red, green, blue))
