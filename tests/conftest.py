@@ -24,6 +24,7 @@ from rulesdsl import ir
 from rulesdsl.builder.manifest import compiler_digest
 from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiled, Compiler
+from tests.layout_store import build_folder
 from tests.xdist_start import GroupScheduling, rewrite_my_share
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -161,14 +162,7 @@ class StoredCodeLoader(importlib.machinery.SourceFileLoader):
 def _code_folder() -> Path:
     """This compiler's folder of :data:`CODE_STORE`; the folders of other compilers are
     removed as it is first made (as tests/layout_store.py's layouts)."""
-    folder = CODE_STORE / compiler_digest()[:20]
-    if not folder.is_dir():
-        CODE_STORE.mkdir(parents=True, exist_ok=True)
-        for old in CODE_STORE.iterdir():
-            if old.name != folder.name:  # another worker may be making this one
-                shutil.rmtree(old, ignore_errors=True)
-        folder.mkdir(exist_ok=True)
-    return folder
+    return build_folder(CODE_STORE, compiler_digest()[:20])
 
 
 def import_rendered(ruleset: ir.Ruleset, folder: Path, name: str) -> ModuleType:

@@ -45,17 +45,24 @@ def _build_digest() -> str:
     return digest.hexdigest()[:20]
 
 
+def build_folder(store: Path, build: str) -> Path:
+    """``store/<build>``, made if missing; the folders of other builds in ``store`` are
+    removed as it is first made (a store keeps one build's files)."""
+    folder = store / build
+    if not folder.is_dir():
+        store.mkdir(parents=True, exist_ok=True)
+        for old in store.iterdir():
+            if old.name != folder.name:  # another worker may be making this one
+                shutil.rmtree(old, ignore_errors=True)
+        folder.mkdir(exist_ok=True)
+    return folder
+
+
 def stored(key: str, make: Callable[[], T]) -> T:
     """``make()``, laid out once for every worker and run of this build: read from the store
     if a worker made it before, else made (the other workers wait on a lock) and kept there.
     Stores of other builds are removed as this one is first made."""
-    folder = STORE / _build_digest()
-    if not folder.is_dir():
-        STORE.mkdir(parents=True, exist_ok=True)
-        for old in STORE.iterdir():
-            if old.name != folder.name:  # another worker may be making this one
-                shutil.rmtree(old, ignore_errors=True)
-        folder.mkdir(exist_ok=True)
+    folder = build_folder(STORE, _build_digest())
     path = folder / f"{key}.pickle"
     with open(folder / f"{key}.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
