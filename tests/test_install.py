@@ -7,11 +7,11 @@ they were not installed, in a fresh interpreter."""
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
 import tomllib
+from importlib.metadata import metadata
 from pathlib import Path
 
 import pytest
@@ -241,7 +241,11 @@ def test_the_license_file_is_mit_as_pyproject_says() -> None:
     assert text.startswith("MIT License")
     assert "Copyright (c) 2026 rulesdsl contributors" in text
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
-    assert json.dumps(meta["license"]) in ('"MIT"', '{"text": "MIT"}')
+    # an SPDX expression and the file (PEP 639): setuptools deprecates the table form and stops
+    # building projects that use it in 2027
+    assert meta["license"] == "MIT" and meta["license-files"] == ["LICENSE"]
+    installed = metadata("rulesdsl")
+    assert installed["License-Expression"] == "MIT" and installed["License-File"] == "LICENSE"
 
 
 def test_init_then_build_in_an_empty_folder_without_any_extra(tmp_path: Path) -> None:
