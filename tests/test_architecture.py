@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "rulesdsl"
+from tests.source_trees import PACKAGE, PACKAGE_TREES, package
 
 STAGES: list[tuple[str, ...]] = [
     # the model every stage shares: the IR, its reference semantics and the worked examples
@@ -59,10 +59,11 @@ def imports() -> Mapping[str, frozenset[str]]:
     """Each module -> the rulesdsl modules it imports (read once per process: five tests
     here and in test_registries ask)."""
     mods = modules()
+    trees = package()
     graph: dict[str, frozenset[str]] = {}
     for name, path in mods.items():
         deps: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        for node in trees[path].nodes:
             if (
                 isinstance(node, ast.ImportFrom)
                 and node.module
@@ -122,10 +123,12 @@ def cycles(graph: Mapping[str, frozenset[str]]) -> list[list[str]]:
     return found
 
 
+@PACKAGE_TREES
 def test_the_package_has_no_import_circle() -> None:
     assert cycles(imports()) == []
 
 
+@PACKAGE_TREES
 def test_no_stage_imports_a_later_one() -> None:
     upward = [
         f"{m} -> {d}"
@@ -173,6 +176,7 @@ MODEL = ("rulesdsl.ir", "rulesdsl.semantics", "rulesdsl.examples")
 """The model an emitter must not read: it reads the module plan (rulesdsl/codegen/plan/) only."""
 
 
+@PACKAGE_TREES
 @pytest.mark.parametrize("emitter", ["rulesdsl.codegen.python", "rulesdsl.codegen.js"])
 def test_an_emitter_imports_nothing_from_the_ir(emitter: str) -> None:
     """Issues 36 and 37: each emitter reads the plan only, so both write the same module."""
@@ -185,14 +189,15 @@ def test_an_emitter_imports_nothing_from_the_ir(emitter: str) -> None:
     assert readers == set()
 
 
+@PACKAGE_TREES
 def test_no_function_is_over_100_lines() -> None:
     """Issue 36 item 6: a function is at most 100 lines, ``def`` to its last line (the
     functions nested in it counted with it; each nested one is measured too)."""
     long = [
         f"{path.relative_to(PACKAGE).as_posix()}:{node.lineno} {node.name}: "
         f"{node.end_lineno - node.lineno + 1} lines"
-        for path in sorted(PACKAGE.rglob("*.py"))
-        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        for path, source in package().items()
+        for node in source.nodes
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         and node.end_lineno is not None
         and node.end_lineno - node.lineno + 1 > 100

@@ -37,6 +37,7 @@ import pytest
 
 from rulesdsl import ir, words
 from tests.conftest import MYPY_CACHE
+from tests.source_trees import PACKAGE_TREES, package
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "rulesdsl"
@@ -316,19 +317,12 @@ Nodes = dict[str, tuple[ast.AST, ...]]
 
 @pytest.fixture(scope="module")
 def package_nodes() -> Nodes:
-    """The package's modules parsed and walked once for the three tests of what they write
-    (each walked every tree two or three times: 4.6 s of CPU together)."""
-    return {
-        path.relative_to(PACKAGE).as_posix(): tuple(ast.walk(ast.parse(path.read_text("utf-8"))))
-        for path in sorted(PACKAGE.rglob("*.py"))
-    }
+    """The package's modules, parsed and walked once per process (tests/source_trees.py) for
+    the three tests of what they write and the other tests that read the package."""
+    return {path.relative_to(PACKAGE).as_posix(): s.nodes for path, s in package().items()}
 
 
-WRITTEN = pytest.mark.xdist_group("closed_unions_written")
-"""The tests reading :func:`package_nodes`: one worker parses the package once."""
-
-
-@WRITTEN
+@PACKAGE_TREES
 def test_no_module_compares_a_kind_with_a_string_outside_the_registry(
     package_nodes: Nodes,
 ) -> None:
@@ -356,7 +350,7 @@ def _total_tables(nodes: tuple[ast.AST, ...]) -> set[int]:
     }
 
 
-@WRITTEN
+@PACKAGE_TREES
 def test_no_module_keys_a_dict_by_a_kinds_words_outside_the_registry(package_nodes: Nodes) -> None:
     """Outside words.py, a table keyed by a kind's words is built by ``words.total``."""
     found = []
@@ -385,7 +379,7 @@ def _word_lists(nodes: tuple[ast.AST, ...]) -> Iterator[tuple[int, list[object]]
             yield node.lineno, [v.value for v in node.values if isinstance(v, ast.Constant)]
 
 
-@WRITTEN
+@PACKAGE_TREES
 def test_no_module_writes_out_a_unions_members_by_hand(package_nodes: Nodes) -> None:
     """A list of every member of a union, written out elsewhere than the union, would miss a
     new member silently: ``typing.get_args(UNION)`` lists them, ``words.total`` keys a table

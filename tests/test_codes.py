@@ -15,6 +15,7 @@ from rulesdsl.diagnostics import CODES
 from rulesdsl.frontends.syntax import Pos
 from rulesdsl.positions import Positions
 from tests.conftest import compile_snippet
+from tests.source_trees import PACKAGE_TREES
 
 HEADER = """ruleset demo "Demo"
 version 1.0.0
@@ -162,15 +163,15 @@ def _raised() -> dict[str, set[str]]:
     import ast
 
     from rulesdsl import ir
+    from tests.source_trees import PACKAGE, package
 
-    package = Path(__file__).resolve().parent.parent / "rulesdsl"
     found: dict[str, set[str]] = {p.code: {"checks"} for p in (ir.IDENT, ir.LANG, ir.SEMVER)}
-    for path in package.rglob("*.py"):
-        name = path.relative_to(package).as_posix()
+    for path, source in package().items():
+        name = path.relative_to(PACKAGE).as_posix()
         stages = [s for s, where in STAGE_FOLDERS.items() if name.startswith(where)]
         if not stages:
             continue
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        for node in source.nodes:
             values: list[ast.expr] = []
             if isinstance(node, ast.Call):
                 values = [*node.args, *(k.value for k in node.keywords)]
@@ -190,6 +191,7 @@ def test_every_code_has_one_owning_stage() -> None:
     assert sorted(STAGE_OF) == sorted(CODES)
 
 
+@PACKAGE_TREES
 def test_each_code_is_raised_by_its_owner_and_otherwise_only_where_listed() -> None:
     from rulesdsl.diagnostics import STAGE_OF
 

@@ -18,6 +18,7 @@ from rulesdsl.codegen.python import surface
 from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
 from tests.conftest import MYPY_CACHE, ROOT, RULESETS
+from tests.source_trees import GENERATED_TREES, source
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
 
@@ -51,11 +52,12 @@ def _all(tree: ast.Module) -> set[str]:
     raise AssertionError("no __all__")
 
 
+@GENERATED_TREES
 @pytest.mark.parametrize("name", BUNDLED)
 def test_every_public_name_of_a_module_is_in_its_all(name: str) -> None:
     """`GRID_SIZES`, `GRID_DIAGONALS`, `ENTRY_COST` and the record classes were used but not
     exported."""
-    tree = ast.parse(_render(name))
+    tree = source(_render(name)).tree
     assert _public_names(tree) == _all(tree)
 
 

@@ -23,6 +23,7 @@ from tests.conftest import (
     compile_snippet,
     load_generated,
 )
+from tests.source_trees import GENERATED_TREES, of_file
 
 python_outputs = TargetOutputs(PYTHON)
 
@@ -132,21 +133,22 @@ def test_source_text_cannot_inject_code(compiler: Compiler, tmp_path: Path) -> N
 BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
 
 
+@GENERATED_TREES
 @pytest.mark.parametrize("module", MODULES, ids=lambda p: p.stem)
 def test_no_function_of_a_module_calls_a_builtin_by_its_own_name(module: Path) -> None:
     # A step or decision named `sorted` or `max` rebinds that module-level name; the module's
     # functions reach builtins only through private aliases bound before any step exists.
-    tree = ast.parse(module.read_text("utf-8"))
-    functions = [fn for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef)]
+    functions = [fn for fn in of_file(module).nodes if isinstance(fn, ast.FunctionDef)]
     assert sorted(set().union(*map(_bare_builtins, functions))) == []
 
 
 def _bare_builtins(fn: ast.FunctionDef) -> set[str]:
     """The builtins the function names outside its annotations (found once per function)."""
-    skip = {id(node) for node in _annotation_nodes(fn)}
+    nodes = list(ast.walk(fn))
+    skip = {id(node) for node in _annotation_nodes(fn, nodes)}
     return {
         f"{fn.name}: {node.id}"
-        for node in ast.walk(fn)
+        for node in nodes
         if isinstance(node, ast.Name)
         and isinstance(node.ctx, ast.Load)
         and node.id in BUILTIN_NAMES
@@ -155,16 +157,16 @@ def _bare_builtins(fn: ast.FunctionDef) -> set[str]:
     }
 
 
-def _annotation_nodes(fn: ast.FunctionDef) -> list[ast.AST]:
+def _annotation_nodes(fn: ast.FunctionDef, nodes: list[ast.AST]) -> list[ast.AST]:
     """Nodes inside annotations, strings at run time (``from __future__ import annotations``),
-    and decorators, which run when the module is imported."""
+    and decorators, which run when the module is imported (``nodes``: the function's)."""
     annotations = [
         a.annotation
         for a in (*fn.args.args, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg)
         if a is not None and a.annotation is not None
     ]
     annotations += [fn.returns] if fn.returns is not None else []
-    annotations += [n.annotation for n in ast.walk(fn) if isinstance(n, ast.AnnAssign)]
+    annotations += [n.annotation for n in nodes if isinstance(n, ast.AnnAssign)]
     return [node for a in [*annotations, *fn.decorator_list] for node in ast.walk(a)]
 
 

@@ -23,6 +23,7 @@ from rulesdsl.codegen.python import layout as python_layout
 from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiler
 from tests.conftest import RULESETS, compile_snippet
+from tests.source_trees import GENERATED_TREES, source
 
 BUNDLED = sorted(RULESETS.glob("*.terrain"))
 NASTY = Path(__file__).parent / "data" / "nasty.terrain"
@@ -160,6 +161,7 @@ def test_random_nested_data_is_laid_out_as_ruff_lays_it_out(tmp_path: Path) -> N
     assert ruff_would_reformat(tmp_path) == []
 
 
+@GENERATED_TREES
 def test_every_name_a_module_defines_is_reserved_or_the_rulesets_own() -> None:
     # checks/reserved.py reads the reserved names off the templates' lines (`NAME: ... =`,
     # `def NAME(`); a statement laid out by a filter must still start with its name there.
@@ -171,7 +173,7 @@ def test_every_name_a_module_defines_is_reserved_or_the_rulesets_own() -> None:
         assert compiled.ruleset is not None
         rs = compiled.ruleset
         taken = reserved_for(rs)  # with the parts (facing, arcs, free facing, state) it has
-        tree = ast.parse(render(rs))
+        tree = source(render(rs)).tree
         names = set()
         for node in tree.body:
             if isinstance(node, ast.FunctionDef | ast.ClassDef):

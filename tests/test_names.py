@@ -22,6 +22,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.frontends.syntax import Pos
 from rulesdsl.positions import Positions
 from tests.conftest import GENERATED, RULESETS, compile_snippet
+from tests.source_trees import GENERATED_TREES, of_file
 
 INJECTED = "*, x: float = __import__('os').system('touch pwned'), y"
 HERE = Positions(Pos("test", 1, 1, 1, 1))
@@ -144,6 +145,7 @@ def test_a_dsl_name_that_would_break_the_module_is_refused_where_it_is_written(
     ] == [("E103", 4, column)]
 
 
+@GENERATED_TREES
 def test_reserved_names_cover_every_top_level_name_of_every_bundled_module(
     compiler: Compiler,
 ) -> None:
@@ -153,7 +155,7 @@ def test_reserved_names_cover_every_top_level_name_of_every_bundled_module(
         compiled = compiler.compile_file(RULESETS / f"{path.stem}.terrain")
         assert compiled.ruleset is not None
         declared = {s.text for s in names.slots(compiled.ruleset) if s.declares}
-        tree = ast.parse(path.read_text("utf-8"))
+        tree = of_file(path).tree
         top: set[str] = set()
         for node in tree.body:
             if isinstance(node, ast.FunctionDef | ast.ClassDef):

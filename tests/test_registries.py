@@ -19,6 +19,7 @@ from rulesdsl.codegen import targets
 from rulesdsl.compiler import Compiler
 from rulesdsl.frontends import registry
 from rulesdsl.outputs import Output, digest_bytes
+from tests.source_trees import PACKAGE, PACKAGE_TREES, package
 from tests.test_architecture import imports
 
 RULESET = """\
@@ -74,7 +75,6 @@ def test_the_compiler_digest_covers_the_files_each_target_names(with_echo: None)
 
 # ---- front ends --------------------------------------------------------------------------------
 
-PACKAGE = Path(__file__).resolve().parent.parent / "rulesdsl"
 REGISTRY = PACKAGE / "frontends" / "registry.py"
 
 
@@ -84,20 +84,16 @@ def suffix_literals(path: Path) -> list[str]:
     known = set(registry.suffixes())
     return [
         f"{path.relative_to(PACKAGE)}:{node.lineno}: {node.value!r}"
-        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        for node in package()[path].nodes
         if isinstance(node, ast.Constant)
         and isinstance(node.value, str | bytes)
         and (node.value.decode() if isinstance(node.value, bytes) else node.value) in known
     ]
 
 
+@PACKAGE_TREES
 def test_every_decision_on_a_suffix_goes_through_FRONT_ENDS() -> None:
-    found = [
-        hit
-        for path in sorted(PACKAGE.rglob("*.py"))
-        if path != REGISTRY
-        for hit in suffix_literals(path)
-    ]
+    found = [hit for path in package() if path != REGISTRY for hit in suffix_literals(path)]
     assert found == []
     assert suffix_literals(REGISTRY)  # the test sees a suffix where one is written
 
@@ -110,6 +106,7 @@ def test_the_suffixes_are_those_of_the_front_ends_each_once() -> None:
     assert registry.named("notes.txt") is None
 
 
+@PACKAGE_TREES
 def test_lowering_knows_no_front_end() -> None:
     """Lowering reads statements (``frontends.syntax``, and ``frontends.declared``: what each
     declares) and nothing else of the front ends, and names no suffix: what it words per file
