@@ -213,10 +213,10 @@ def main() -> None:
         default=f"{shlex.quote(sys.executable)} -m rulesdsl lsp",
         help="the command that starts the server, as one string (shell words)",
     )
-    parser.add_argument("--quick", action="store_true", help="the smoke run CI makes: 200 features")
+    parser.add_argument("--quick", action="store_true", help="the smoke run CI makes: 20 features")
     args = parser.parse_args()
     if args.quick:
-        args.n, args.repeat = 200, 1
+        args.n, args.repeat = 20, 1
     path = ruleset(args.ruleset) if args.ruleset else write(args.n, DATA, ("terrain",))["terrain"]
     text = path.read_text("utf-8")
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -205,7 +206,7 @@ def write(n: int, out_dir: Path, formats: tuple[str, ...] = FORMATS) -> dict[str
     paths = {ext: out_dir / f"bench_{n}.{ext}" for ext in ("terrain", *formats)}
     text = terrain(n)
     if not paths["terrain"].is_file() or paths["terrain"].read_text("utf-8") != text:
-        paths["terrain"].write_text(text, "utf-8")
+        _put(paths["terrain"], text)
     if all(
         p.is_file() and p.stat().st_mtime >= paths["terrain"].stat().st_mtime
         for p in paths.values()
@@ -225,22 +226,31 @@ def write(n: int, out_dir: Path, formats: tuple[str, ...] = FORMATS) -> dict[str
 
         source, _ = compiler.parse_file(paths["terrain"])
         assert source is not None
-        paths["yaml"].write_text(to_yaml(source), "utf-8")
+        _put(paths["yaml"], to_yaml(source))
     if "ir.yaml" in paths:
         import yaml
 
         from rulesdsl.ir.serial import to_data
 
         dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-        paths["ir.yaml"].write_text(
+        _put(
+            paths["ir.yaml"],
             yaml.dump(
                 to_data(compiled.ruleset), Dumper=dumper, allow_unicode=True, sort_keys=False
             ),
-            "utf-8",
         )
     if "json" in paths:
-        paths["json"].write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+        _put(paths["json"], json.dumps(data, ensure_ascii=False))
     return paths
+
+
+def _put(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: the suite runs the scripts' short forms
+    in two processes at once (tests/test_bench.py), and bench_parse's and bench_speed's both
+    write the 20-feature ruleset; a reader never sees a half-written file."""
+    part = path.with_name(f".{path.name}.{os.getpid()}")
+    part.write_text(text, "utf-8")
+    os.replace(part, path)
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import random
@@ -97,8 +98,10 @@ CELLS = [
 ENCODINGS = ["cp1252", "latin-1", "utf-16", "utf-8-sig"]
 
 
-def seeds() -> list[tuple[str, str, bool, bytes]]:
-    """(ruleset stem, layer or table, is a table, chart bytes) for every layer and table."""
+@functools.cache
+def seeds() -> tuple[tuple[str, str, bool, bytes], ...]:
+    """(ruleset stem, layer or table, is a table, chart bytes) for every layer and table: made
+    once a process (the suite's two tests of this script read them both)."""
     out = []
     compiler = Compiler()
     for path in sorted(RULESETS.glob("*.terrain")):
@@ -114,7 +117,7 @@ def seeds() -> list[tuple[str, str, bool, bytes]]:
             out.append((path.stem, name, name in tables, b"\xef\xbb\xbf" + french.encode()))
     for chart in ("terrain_fr.csv", "terrain_fr_cp1252.csv", "terrain_unicode.txt"):
         out.append(("heavy_gear", "terrain", False, (CHARTS / chart).read_bytes()))
-    return out
+    return tuple(out)
 
 
 def mutate(rng: random.Random, data: bytes) -> tuple[bytes, list[str]]:

@@ -45,29 +45,26 @@ layer terrain "Terrain" one per place {
 """A ruleset with little to print: the build below renders its sheet and deck as PDFs."""
 
 
-def test_build_then_check_passes_and_a_change_makes_it_stale(tmp_path: Path) -> None:
+def test_build_then_check_passes_and_a_change_makes_it_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In this process: the exit statuses are ``main``'s (the console script's is the
+    subprocess tests' here and in test_install.py, test_kill.py), and the three commands in
+    fresh processes each loaded the package and WeasyPrint again (issue 44)."""
     project = tmp_path
     (project / "rulesets").mkdir()
     source = project / "rulesets" / "small.terrain"
     source.write_text(SMALL, "utf-8")
-    assert (
-        rulesdsl(
-            "build",
-            "--out",
-            str(project / "generated"),
-            "--rulesets",
-            str(project / "rulesets"),
-            "-j",  # two PDFs: rendered here, not in a pool of workers each setting WeasyPrint up
-            "1",  # again (1 s of CPU a build); the workers are tests/test_kill.py's to test
-            cwd=project,
-        ).returncode
-        == 0
-    )
-    assert rulesdsl("build", "--check", cwd=project).returncode == 0
+    monkeypatch.chdir(project)
+    out, rulesets = str(project / "generated"), str(project / "rulesets")
+    # two PDFs: rendered here, not in a pool of workers each setting WeasyPrint up again (1 s
+    # of CPU a build); the workers are tests/test_kill.py's to test
+    assert main(["build", "--out", out, "--rulesets", rulesets, "-j", "1"]) == 0
+    assert main(["build", "--check"]) == 0
     source.write_text(SMALL.replace("| 2, walker 3", "| 2, walker 4"), "utf-8")
-    stale = rulesdsl("build", "--check", "-j", "1", cwd=project)
-    assert stale.returncode == 1
-    assert "python/small.py" in stale.stderr
+    capsys.readouterr()
+    assert main(["build", "--check", "-j", "1"]) == 1
+    assert "python/small.py" in capsys.readouterr().err
 
 
 def test_a_build_with_any_error_writes_nothing(project: Path) -> None:
