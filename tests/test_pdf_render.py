@@ -139,6 +139,30 @@ def test_fonts_kept_from_an_earlier_document_give_the_bytes_of_a_fresh_render(
     assert pdf._fonts.cache_info().hits == 1
 
 
+def test_a_pages_style_kept_from_an_earlier_layout_gives_the_bytes_of_a_fresh_parse(
+    weasyprint: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The renderer keeps WeasyPrint's parse of a page's own ``<style>`` for the next layout
+    of the same text (pdf._keep_page_styles, issue 44: a refit, the next deck on the same
+    paper); its rules and its ``@page`` size apply as in a parse of its own: the bytes of a
+    render that parses every stylesheet anew."""
+    from weasyprint import css as cascade
+
+    page = SAMPLE_HTML.replace(
+        "<style>", "<style>\n    @page { size: 90mm 70mm; margin: 4mm; }\n    h1 { color: #555; }"
+    )
+    render_pdf(page)  # its style kept
+
+    def parsed_again(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the page's style parsed again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(weasyprint.CSS, "__init__", parsed_again)
+        kept = render_pdf(page)
+    monkeypatch.setattr(cascade, "CSS", weasyprint.CSS)  # WeasyPrint's own: parsed anew
+    assert render_pdf(page) == kept
+
+
 def test_render_is_byte_identical_across_processes(weasyprint: Any) -> None:
     """A fresh interpreter (other hash seed, other time) gives the same bytes."""
     script = (
