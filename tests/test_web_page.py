@@ -846,6 +846,39 @@ def test_axe_core_finds_no_level_a_or_aa_violation(
     assert axe_violations(browser) == []
 
 
+BOXES = """JSON.stringify([...document.querySelectorAll("#reference *")].map((e) => {
+  const r = e.getBoundingClientRect();
+  return [e.tagName, e.id, r.x, r.y + scrollY, r.width, r.height];
+}))"""
+UNCONTAINED = ".topic { content-visibility: visible; }"
+
+
+def test_a_topic_in_view_has_the_spacing_it_has_uncontained(pages: Path, browser: Browser) -> None:
+    """A topic in view (:data:`IN_VIEW`) keeps the margins at its edges inside it (layout
+    containment); the page's styles move them (its title's top margin to the topic, its last
+    shown line's bottom margin dropped on one column, the tests' tab's width) so that every
+    box of the reference stands where it stands with the topics uncontained and the margins
+    collapsing, the whole reference shown or filtered (blocks hidden, topics left empty)."""
+    visit(browser, pages / "heavy_gear_house.en.html")
+    evaluate(
+        browser, f"document.head.insertAdjacentHTML('beforeend', `<style id=t>{IN_VIEW}</style>`)"
+    )
+    for search in ("", "soft"):
+        evaluate(
+            browser,
+            f"""{{ const field = document.querySelector("form.filters input[type=search]");
+            field.value = "{search}";
+            field.dispatchEvent(new Event("input", {{bubbles: true}})) }}""",
+        )
+        assert search == "" or evaluate(
+            browser, "document.querySelectorAll('.block[hidden]').length"
+        )
+        evaluate(browser, "document.getElementById('t').textContent = " + json.dumps(IN_VIEW))
+        contained = evaluate(browser, BOXES)
+        evaluate(browser, "document.getElementById('t').textContent = " + json.dumps(UNCONTAINED))
+        assert evaluate(browser, BOXES) == contained
+
+
 def key(browser: Browser, name: str, code: str, text: str = "", shift: bool = False) -> None:
     for kind in ("keyDown", "keyUp"):
         browser.call(
