@@ -21,7 +21,7 @@ from rulesdsl.compiler import Compiler
 from rulesdsl.web import web_outputs
 from tests import test_web_page as web
 from tests.conftest import RULESETS, compile_snippet, import_rendered
-from tests.test_web_page import AXE_RUN, LEVELS, ask, evaluate, python_answer, visit
+from tests.test_web_page import ask, axe_violations, evaluate, python_answer, visit
 from tests.test_wind_strength import SAILING
 
 pytestmark = web.pytestmark
@@ -446,4 +446,4 @@ def test_axe_core_finds_no_violation_on_the_state_and_wind_fields(
     fields += _route_fields([{"features": ["clear"]}, {"features": ["clear"]}])
     [[shown]] = ask(browser, [{"form": "route", "set": fields, "read": ["output.answer"]}])
     assert shown["legal"] and shown["state"]
-    assert evaluate(browser, AXE_RUN % json.dumps(LEVELS)) == []
+    assert axe_violations(browser) == []
