@@ -469,9 +469,15 @@ def _rename(data: Any, path: tuple[str | int, ...], name: str) -> bool:
     return False
 
 
+@cache
+def _harmless_data() -> Any:
+    """The template's YAML twin as data, read once: each slot's test renames a deep copy."""
+    return yaml.safe_load(yaml_text(HARMLESS))
+
+
 @pytest.mark.parametrize("slot", NAME_SLOTS)
 def test_hostile_names_in_yaml_are_refused_or_stay_names(slot: str, tmp_path: Path) -> None:
-    base = yaml.safe_load(yaml_text(HARMLESS))
+    base = _harmless_data()
     for name in NAMES:
         data = copy.deepcopy(base)
         path, shape = NAME_SLOTS[slot]
