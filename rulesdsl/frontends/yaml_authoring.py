@@ -419,10 +419,32 @@ _UNALIAS = "write the values out, or use fewer aliases"
 _SPLIT = "split the ruleset: move what several rulesets share into a base and `extends` it"
 
 
+def _tree_size(root: Node) -> int | None:
+    """How many nodes ``root`` holds, when no node is reached twice (no alias shares one);
+    None when one is."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        here = stack.pop()
+        if id(here) in seen:
+            return None
+        seen.add(id(here))
+        if isinstance(here, SequenceNode):
+            stack.extend(here.value)
+        elif isinstance(here, MappingNode):
+            for pair in here.value:
+                stack.extend(pair)
+    return len(seen)
+
+
 def _alias_problems(root: Node, path: str) -> list[Diagnostic]:
     """E120 when aliases make a node hold itself, or make the document larger than
     MAX_VALUES once expanded (a "billion laughs": ten aliases of ten aliases of ...), which
-    the schema check and every later stage would walk in full."""
+    the schema check and every later stage would walk in full. A tree of at most MAX_VALUES
+    nodes (most files: no alias) has neither, and is not sized node by node."""
+    size = _tree_size(root)
+    if size is not None and size <= MAX_VALUES:
+        return []
     sizes: dict[int, int] = {}
     ancestors: set[int] = set()
     stack: list[tuple[Node, bool]] = [(root, False)]
