@@ -150,6 +150,12 @@ def test_yaml_escapes_cannot_bring_in_what_the_dsl_refuses(
     assert [(code, ln) for code, ln, _ in compile_yaml(tmp_path, text)] == [("E004", line)]
 
 
+def test_a_yaml_number_too_large_for_a_float_is_e005(tmp_path: Path) -> None:
+    text = YAML_HEAD.replace("label: Demo", "label: Demo\nminimum: " + "9" * 400)
+    [(code, line, message)] = compile_yaml(tmp_path, text)
+    assert (code, line, message) == ("E005", 3, "number too large (400 digits)")
+
+
 def test_a_yaml_key_with_a_control_character_is_refused(tmp_path: Path) -> None:
     text = YAML_HEAD + '  "walk\\u0007er": {label: Bell}\n'
     assert [(code, ln) for code, ln, _ in compile_yaml(tmp_path, text)] == [("E004", 8)]

@@ -207,7 +207,7 @@ def parse_yaml(
     problems = (
         (_tag_problems(text, path) + _key_problems(node, path))
         or _alias_problems(node, path)
-        or _text_problems(node, path)
+        or _text_problems(node, path, text)
     )
     if problems:
         return None, problems
@@ -501,10 +501,19 @@ def _too_large(number: str) -> bool:
     return any(len(d) > 309 or int(d) > sys.float_info.max for d in DIGITS.findall(number))
 
 
-def _text_problems(node: Node, path: str) -> list[Diagnostic]:
+_LONG_NUMBER = re.compile(r"\d{309}")
+
+
+def _text_problems(node: Node, path: str, text: str) -> list[Diagnostic]:
     """E004 for each key or value that holds a control character (other than a tab or a line
     break) or half a surrogate pair: what the DSL refuses in a string, YAML escapes (``"\\0"``,
-    ``"\\e"``, ``"\\ud800"``) must not let in; E005 for a number too large for a float."""
+    ``"\\e"``, ``"\\ud800"``) must not let in; E005 for a number too large for a float.
+    A value holds only what its file's ``text`` holds, but for escapes: a text without such
+    characters, a backslash or a run of 309 digits has neither, and its nodes are not read."""
+    if not (
+        CONTROL.search(text) or SURROGATE.search(text) or "\\" in text or _LONG_NUMBER.search(text)
+    ):
+        return []
     out = []
     for here in _nodes(node, keys=True):
         if not isinstance(here, ScalarNode):
