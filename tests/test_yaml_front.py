@@ -236,11 +236,12 @@ def test_a_python_tag_is_refused_with_a_position(compiler: Compiler, tmp_path: P
     assert message.startswith("explicit YAML tag '!!python/name:os.system'")
 
 
+@pytest.mark.parametrize("style", ["|", ">"])
 def test_a_cell_in_a_block_scalar_is_placed_on_its_own_line(
-    compiler: Compiler, tmp_path: Path
+    compiler: Compiler, tmp_path: Path, style: str
 ) -> None:
     text = SMALL.replace(
-        "      road: 1, wheels 1 per 2 in", "      road: |\n        1, wheel 1 per 2 in"
+        "      road: 1, wheels 1 per 2 in", f"      road: {style}\n        1, wheel 1 per 2 in"
     )
     [(code, line, column, _)] = compile_yaml(compiler, tmp_path, text)
     assert (code, line, column) == ("E101", line_of(text, "1, wheel 1"), 12)

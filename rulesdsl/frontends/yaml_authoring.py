@@ -158,8 +158,11 @@ def _compose(text: str) -> yaml.Node | None:
 
 def _keep_block_text(node: Node | None, text: str) -> None:
     """libyaml's marks hold no text; a block scalar's mark needs it (see ``_origin``). Each
-    node is visited once: aliases share nodes, and may even make a cycle."""
-    for item in _nodes(node, keys=True) if node is not None else ():
+    node is visited once: aliases share nodes, and may even make a cycle. A text without
+    ``|`` or ``>`` holds no block scalar: its nodes are not visited."""
+    if node is None or ("|" not in text and ">" not in text):
+        return
+    for item in _nodes(node, keys=True):
         if isinstance(item, ScalarNode) and item.style in ("|", ">"):
             m = item.start_mark
             item.start_mark = yaml.Mark(m.name, m.index, m.line, m.column, text, m.index)
