@@ -28,7 +28,7 @@ from rulesdsl.web import web_outputs
 from rulesdsl.web.model import LINE_PLACES, ROUTE_PLACES, PageModel
 from rulesdsl.web.page import BUDGET
 from tests.conftest import RULESETS, import_rendered
-from tests.test_watch import CHROMIUM, TIMEOUT, Browser
+from tests.test_watch import CHROMIUM, TIMEOUT, VIEWPORT, Browser
 
 pytestmark = [
     pytest.mark.skipif(CHROMIUM is None, reason="needs a headless Chromium"),
@@ -877,6 +877,34 @@ def test_a_topic_in_view_has_the_spacing_it_has_uncontained(pages: Path, browser
         contained = evaluate(browser, BOXES)
         evaluate(browser, "document.getElementById('t').textContent = " + json.dumps(UNCONTAINED))
         assert evaluate(browser, BOXES) == contained
+
+
+PHONE = {"width": 390, "height": 844}
+"""A phone's viewport in CSS pixels (an iPhone 14's)."""
+
+
+def test_no_bundled_page_is_wider_than_a_phone(pages: Path, browser: Browser) -> None:
+    """Every bundled page fits a phone's width: nothing makes the whole page scroll sideways
+    (a wide table scrolls in its own box). A fieldset's least width is its widest line by
+    default, so the line-of-sight calculator's lists of long French feature names made
+    skirmish_keywords.fr 422 px wide; each topic is laid out as it is in view (:data:`IN_VIEW`)."""
+    browser.call("Emulation.setDeviceMetricsOverride", deviceScaleFactor=1, mobile=True, **PHONE)
+    wide = {}
+    try:
+        for page in sorted(pages.glob("*.html")):
+            visit(browser, page)
+            evaluate(
+                browser,
+                f"document.head.insertAdjacentHTML('beforeend', `<style>{IN_VIEW}</style>`)",
+            )
+            width = evaluate(browser, "document.documentElement.scrollWidth")
+            if width > PHONE["width"]:
+                wide[page.stem] = width
+    finally:
+        browser.call(
+            "Emulation.setDeviceMetricsOverride", deviceScaleFactor=1, mobile=False, **VIEWPORT
+        )
+    assert wide == {}
 
 
 def key(browser: Browser, name: str, code: str, text: str = "", shift: bool = False) -> None:
