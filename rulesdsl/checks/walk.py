@@ -40,6 +40,18 @@ class Nodes(list[tuple[object, tuple[object, ...]]]):
     number over its bound (see the module's docstring); None when not known (every node may)."""
 
     marked: set[int] | None = None
+    _kinds: dict[type, list[int]] | None = None
+
+    def positions(self, test: Callable[[type], bool]) -> list[int]:
+        """The positions in the list of the nodes whose class passes ``test``, in the walk's
+        order: a pass after a few classes asks each class once, not each node (issue 44)."""
+        if self._kinds is None:
+            self._kinds = {}
+            for i, (node, _) in enumerate(self):
+                self._kinds.setdefault(type(node), []).append(i)
+        picked = [i for kind, at in self._kinds.items() if test(kind) for i in at]
+        picked.sort()
+        return picked
 
 
 _LEAVES = frozenset({str, int, float, bool, type(None)})
