@@ -212,32 +212,14 @@ def _walker(tp: Any) -> Walker | None:
 
         return union
     if origin is tuple:
-        item = _walker(get_args(tp)[0])
-        if item is None:
+        if _walker(get_args(tp)[0]) is None:
             return None
-
-        def sequence(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out, known: Known
-        ) -> None:
-            for i, x in enumerate(value):
-                item(x, (path, i), owners, field, out, known)
-
-        return sequence
+        return _written("for i, item in enumerate(value):", [(get_args(tp)[0], "item", "i")])
     if origin is dict:
-        keys, values = (_walker(a) for a in get_args(tp))
-        if keys is None and values is None:
+        keys, values = get_args(tp)
+        if _walker(keys) is None and _walker(values) is None:
             return None
-
-        def mapping(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out, known: Known
-        ) -> None:
-            for k, v in value.items():
-                if keys is not None:
-                    keys(k, (path, k), owners, field, out, known)
-                if values is not None:
-                    values(v, (path, k), owners, field, out, known)
-
-        return mapping
+        return _written("for k, v in value.items():", [(keys, "k", "k"), (values, "v", "k")])
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
 
         def record(
@@ -252,37 +234,61 @@ def _walker(tp: Any) -> Walker | None:
 
 
 def _record(cls: type) -> Walker | None:
-    """The walker of a node of class ``cls``: its fields that can hold names read in order,
-    a name slot's test written out (a call per name was most of the walk); None when ``cls``
-    is no IR class. Written once per class, on first use."""
+    """The walker of a node of class ``cls``: its fields that can hold names read in order
+    (:func:`_read`); None when ``cls`` is no IR class. Written once per class, on first use."""
     if not dataclasses.is_dataclass(cls):
         return None
-    namespace: dict[str, Any] = {}
-    lines = ["def record(node, path, outer, field, out, known):", "    owners = (node, *outer)"]
-    for i, (name, tp) in enumerate(_hints(cls).items()):
-        slot = _slot(tp)
-        if slot is not None:
-            namespace[f"pattern{i}"], declares = slot
-            namespace[f"key{i}"] = id(slot[0])
-            lines += [
-                f"    text = node.{name}",
-                f"    if isinstance(text, str) and (text, key{i}, {declares}) not in known:",
-                f"        out((text, pattern{i}, {declares}, (path, {name!r}), owners, {name!r}))",
-            ]
-        elif (walker := _walker(tp)) is not None:
-            namespace[f"walker{i}"] = walker
-            call = f"(value, (path, {name!r}), owners, {name!r}, out, known)"
-            if _one_node(tp):  # the walker of the value's class, without the call that finds it
-                lines += [
-                    f"    value = node.{name}",
-                    "    walker = _RECORDS[type(value)]",
-                    f"    if walker is not None:\n        walker{call}",
-                ]
-            else:
-                lines.append(f"    value = node.{name}\n    walker{i}{call}")
-    namespace["_RECORDS"] = _RECORDS
+    namespace: dict[str, Any] = {"_RECORDS": _RECORDS}
+    lines = ["def walk(node, path, outer, field, out, known):", "    owners = (node, *outer)"]
+    for name, tp in _hints(cls).items():
+        if _walker(tp) is not None:
+            lines.append(f"    value = node.{name}")
+            lines += _read(tp, "value", f"(path, {name!r})", repr(name), namespace, "    ")
+    return _run(lines, namespace)
+
+
+def _written(loop: str, parts: list[tuple[Any, str, str]]) -> Walker:
+    """The walker of a tuple or a dict: ``loop`` over its items, each part (annotation, the
+    loop's variable, the variable its path steps by) read by :func:`_read`."""
+    namespace: dict[str, Any] = {"_RECORDS": _RECORDS}
+    lines = ["def walk(value, path, owners, field, out, known):", f"    {loop}"]
+    for tp, value, step in parts:
+        lines += _read(tp, value, f"(path, {step})", "field", namespace, "        ")
+    return _run(lines, namespace)
+
+
+def _read(
+    tp: Any, value: str, path: str, field: str, namespace: dict[str, Any], indent: str
+) -> list[str]:
+    """The lines that give the slots in ``value`` (a variable) annotated ``tp``: a name slot's
+    test written out, a node's walker found by its class, anything else by its annotation's
+    walker (a call per name, and one more per node, was most of the walk's time)."""
+    n = len(namespace)
+    slot = _slot(tp)
+    if slot is not None:
+        namespace[f"pattern{n}"], declares = slot
+        namespace[f"key{n}"] = id(slot[0])
+        lines = [
+            f"if isinstance({value}, str) and ({value}, key{n}, {declares}) not in known:",
+            f"    out(({value}, pattern{n}, {declares}, {path}, owners, {field}))",
+        ]
+    elif _one_node(tp):
+        lines = [
+            f"walker = _RECORDS[type({value})]",
+            "if walker is not None:",
+            f"    walker({value}, {path}, owners, {field}, out, known)",
+        ]
+    elif (walker := _walker(tp)) is not None:
+        namespace[f"walker{n}"] = walker
+        lines = [f"walker{n}({value}, {path}, owners, {field}, out, known)"]
+    else:
+        lines = []
+    return [indent + line for line in lines]
+
+
+def _run(lines: list[str], namespace: dict[str, Any]) -> Walker:
     exec_kept("\n".join(lines) + "\n", namespace, namespace)
-    return cast(Walker, namespace["record"])
+    return cast(Walker, namespace["walk"])
 
 
 def _one_node(tp: Any) -> bool:
