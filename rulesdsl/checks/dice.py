@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
-from typing import TypeVar, assert_never
+from typing import TypeVar, assert_never, cast
 
 from rulesdsl import ir, semantics, spelling
 from rulesdsl.checks import walk
@@ -33,11 +33,11 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
         _usable(results.dice, where.of(results.dice, results), out)
     done = {id(t.dice) for t in rs.dice_tables} | {id(t.dice) for t in rs.results_tables}
     done |= {id(t.check) for t in rs.triggers}
-    for node, owners in (
-        walk.nodes(rs) if nodes is None else nodes
-    ):  # dice in effects and cells (`damage 1d6+3`)
-        if isinstance(node, ir.DiceValue | ir.D66Value) and id(node) not in done:
-            _usable(node, where.of(*owners), out)
+    listed = walk.nodes(rs) if nodes is None else nodes
+    for i in listed.positions(lambda kind: issubclass(kind, ir.DiceValue | ir.D66Value)):
+        node, owners = listed[i]  # dice in effects and cells (`damage 1d6+3`)
+        if id(node) not in done:
+            _usable(cast(ir.DiceValue | ir.D66Value, node), where.of(*owners), out)
     return out
 
 

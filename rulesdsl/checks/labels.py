@@ -7,6 +7,8 @@ command that writes them all for a translator, instead of one warning per item."
 
 from __future__ import annotations
 
+import dataclasses
+
 from rulesdsl import ir
 from rulesdsl.checks import walk
 from rulesdsl.diagnostics import Diagnostic, warning
@@ -21,7 +23,9 @@ SHOWN = 3
 def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> list[Diagnostic]:
     gaps: list[tuple[str, list[str], object, tuple[object, ...]]] = []
     seen: set[int] = set()  # an outcome that stands for a factor shares the factor's labels
-    for node, owners in walk.nodes(rs) if nodes is None else nodes:
+    listed = walk.nodes(rs) if nodes is None else nodes
+    for i in listed.positions(_may_hold_info):
+        node, owners = listed[i]
         info = getattr(node, "info", None)
         if not isinstance(info, ir.Info) or not info.labels or id(info) in seen:
             continue
@@ -47,6 +51,11 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
                 )
             )
     return out
+
+
+def _may_hold_info(kind: type) -> bool:
+    """Whether a node of class ``kind`` may have an ``info`` (a field, or any attribute)."""
+    return hasattr(kind, "info") or any(f.name == "info" for f in dataclasses.fields(kind))
 
 
 def _summary(rs: ir.Ruleset, where: Positions, lang: str, names: list[str]) -> Diagnostic:

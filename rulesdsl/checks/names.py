@@ -4,7 +4,10 @@ uses itself.
 
 The IR's annotations say which string slots hold names (:data:`rulesdsl.ir.Id`), declarations
 (:data:`rulesdsl.ir.NewId`) and language codes (:data:`rulesdsl.ir.Lang`), so this pass walks
-any IR value generically: a new IR class is covered as soon as its fields are annotated.
+any IR value generically: a new IR class is covered as soon as its fields are annotated. The
+walk of each class is a function written once from its annotations, a name's test written out
+in it (issue 44: a call per name was most of the pass); a name judged good once is not given to
+the judge again.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from rulesdsl import ir
 from rulesdsl.checks import walk
 from rulesdsl.checks.reserved import is_reserved, why_reserved
 from rulesdsl.diagnostics import Diagnostic, error
-from rulesdsl.ir.records import dataclass
+from rulesdsl.ir.records import dataclass, exec_kept
 from rulesdsl.positions import Positions
 
 Path = tuple[Any, ...]
@@ -73,8 +76,6 @@ def check(
 
     def judge(found: Found) -> None:  # each slot judged as the walk finds it, none kept
         text, pattern, declares = found[0], found[1], found[2]
-        if (text, id(pattern), declares) in good:
-            return
         if not _matches(pattern, text) or (declares and is_reserved(text, ruleset)):
             first = bad.get(text)
             if first is None or (declares and not first.declares):
@@ -82,7 +83,7 @@ def check(
         else:
             good.add((text, id(pattern), declares))
 
-    _walk(ruleset, judge)
+    _walk(ruleset, judge, good)
     return [_diagnostic(slot, where) for slot in bad.values()]
 
 
@@ -132,7 +133,7 @@ def _compiled(regex: str) -> re.Pattern[str]:
 def slots(value: object) -> Iterator[Slot]:
     """Every name, declaration and language code inside an IR value."""
     found: list[Found] = []
-    _walk(value, found.append)
+    _walk(value, found.append, set())
     for each in found:
         yield Slot(*each)
 
@@ -145,23 +146,40 @@ Out = Callable[[Found], None]
 """What a walk gives each slot to as it finds it."""
 
 
-def _walk(value: object, out: Out) -> None:
+def _walk(value: object, out: Out, known: Known) -> None:
     """Each slot in ``value`` given to ``out`` as it is found (a ruleset has one per name it
-    uses: a list of them all would hold a path and owners tuple for each)."""
+    uses: a list of them all would hold a path and owners tuple for each), but for the strings
+    ``known`` holds already as (text, the pattern's id, declares): judged before, not given."""
     walker = _walker(cast(Any, type(value)))
     if walker is not None:
-        walker(value, (), (), "", out)
+        walker(value, (), (), "", out, known)
 
 
-Walker = Callable[[Any, Path, tuple[object, ...], str, Out], None]
+Known = set[tuple[str, int, bool]]
+"""The slots judged good, by (text, the pattern's id, declares): a name is used many times,
+and the walk gives only the first of each to be judged (a call and a path less for the
+rest)."""
+
+Walker = Callable[[Any, Path, tuple[object, ...], str, Out, Known], None]
 """Gives the slots in a value to a function: (value, path so far, enclosing nodes, field
-name, the function). Plain calls, not nested generators: the walk visits every name of a
-ruleset."""
+name, the function, the slots known good). Plain calls, not nested generators: the walk
+visits every name of a ruleset."""
 
 
 @cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls, vars(ir), include_extras=True)
+
+
+def _slot(tp: Any) -> tuple[ir.Pattern, bool] | None:
+    """The pattern of a name slot annotated ``tp``, and whether it declares the name."""
+    if get_origin(tp) is not Annotated:
+        return None
+    meta = get_args(tp)[1:]
+    pattern = next((m for m in meta if isinstance(m, ir.Pattern)), None)
+    if pattern is None:
+        return None
+    return pattern, any(isinstance(m, ir.Declares) for m in meta)
 
 
 @cache
@@ -170,70 +188,128 @@ def _walker(tp: Any) -> Walker | None:
     value can hold no name (a float, a plain str), so the walk never descends into it."""
     origin = get_origin(tp)
     if origin is Annotated:
-        base, *meta = get_args(tp)
-        pattern = next((m for m in meta if isinstance(m, ir.Pattern)), None)
-        if pattern is None:
-            return _walker(base)
-        declares = any(isinstance(m, ir.Declares) for m in meta)
+        slot = _slot(tp)
+        if slot is None:
+            return _walker(get_args(tp)[0])
+        pattern, declares = slot
+        key = id(pattern)
 
-        def leaf(value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out) -> None:
-            if isinstance(value, str):
+        def leaf(
+            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out, known: Known
+        ) -> None:
+            if isinstance(value, str) and (value, key, declares) not in known:
                 out((value, pattern, declares, path, owners, field))
 
         return leaf
     if origin in (Union, types.UnionType):
 
-        def union(value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out) -> None:
-            walker = None if value is None else _walker(cast(Any, type(value)))
+        def union(
+            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out, known: Known
+        ) -> None:
+            walker = _RECORDS[type(value)]  # a str, a tuple, None: no walker of its own
             if walker is not None:
-                walker(value, path, owners, field, out)
+                walker(value, path, owners, field, out, known)
 
         return union
     if origin is tuple:
-        item = _walker(get_args(tp)[0])
-        if item is None:
+        if _walker(get_args(tp)[0]) is None:
             return None
-
-        def sequence(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out
-        ) -> None:
-            for i, x in enumerate(value):
-                item(x, (path, i), owners, field, out)
-
-        return sequence
+        return _written("for i, item in enumerate(value):", [(get_args(tp)[0], "item", "i")])
     if origin is dict:
-        keys, values = (_walker(a) for a in get_args(tp))
-        if keys is None and values is None:
+        keys, values = get_args(tp)
+        if _walker(keys) is None and _walker(values) is None:
             return None
-
-        def mapping(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out
-        ) -> None:
-            for k, v in value.items():
-                if keys is not None:
-                    keys(k, (path, k), owners, field, out)
-                if values is not None:
-                    values(v, (path, k), owners, field, out)
-
-        return mapping
+        return _written("for k, v in value.items():", [(keys, "k", "k"), (values, "v", "k")])
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
 
         def record(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out
+            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out, known: Known
         ) -> None:
-            inner = (value, *owners)
-            for name, walker in _fields(cast(Any, type(value))):
-                walker(getattr(value, name), (path, name), inner, name, out)
+            walker = _RECORDS[type(value)]
+            if walker is not None:
+                walker(value, path, owners, field, out, known)
 
         return record
     return None
 
 
-@cache
-def _fields(cls: type) -> tuple[tuple[str, Walker], ...]:
-    """The fields of an IR class that can hold names, with their walkers (made on first use,
-    so the recursive IR types, such as ``Same`` inside ``Value``, build no infinite plan)."""
-    return tuple((name, w) for name, tp in _hints(cls).items() if (w := _walker(tp)) is not None)
+def _record(cls: type) -> Walker | None:
+    """The walker of a node of class ``cls``: its fields that can hold names read in order
+    (:func:`_read`); None when ``cls`` is no IR class. Written once per class, on first use."""
+    if not dataclasses.is_dataclass(cls):
+        return None
+    namespace: dict[str, Any] = {"_RECORDS": _RECORDS}
+    lines = ["def walk(node, path, outer, field, out, known):", "    owners = (node, *outer)"]
+    for name, tp in _hints(cls).items():
+        if _walker(tp) is not None:
+            lines.append(f"    value = node.{name}")
+            lines += _read(tp, "value", f"(path, {name!r})", repr(name), namespace, "    ")
+    return _run(lines, namespace)
+
+
+def _written(loop: str, parts: list[tuple[Any, str, str]]) -> Walker:
+    """The walker of a tuple or a dict: ``loop`` over its items, each part (annotation, the
+    loop's variable, the variable its path steps by) read by :func:`_read`."""
+    namespace: dict[str, Any] = {"_RECORDS": _RECORDS}
+    lines = ["def walk(value, path, owners, field, out, known):", f"    {loop}"]
+    for tp, value, step in parts:
+        lines += _read(tp, value, f"(path, {step})", "field", namespace, "        ")
+    return _run(lines, namespace)
+
+
+def _read(
+    tp: Any, value: str, path: str, field: str, namespace: dict[str, Any], indent: str
+) -> list[str]:
+    """The lines that give the slots in ``value`` (a variable) annotated ``tp``: a name slot's
+    test written out, a node's walker found by its class, anything else by its annotation's
+    walker (a call per name, and one more per node, was most of the walk's time)."""
+    n = len(namespace)
+    slot = _slot(tp)
+    if slot is not None:
+        namespace[f"pattern{n}"], declares = slot
+        namespace[f"key{n}"] = id(slot[0])
+        lines = [
+            f"if isinstance({value}, str) and ({value}, key{n}, {declares}) not in known:",
+            f"    out(({value}, pattern{n}, {declares}, {path}, owners, {field}))",
+        ]
+    elif _one_node(tp):
+        lines = [
+            f"walker = _RECORDS[type({value})]",
+            "if walker is not None:",
+            f"    walker({value}, {path}, owners, {field}, out, known)",
+        ]
+    elif (walker := _walker(tp)) is not None:
+        namespace[f"walker{n}"] = walker
+        lines = [f"walker{n}({value}, {path}, owners, {field}, out, known)"]
+    else:
+        lines = []
+    return [indent + line for line in lines]
+
+
+def _run(lines: list[str], namespace: dict[str, Any]) -> Walker:
+    exec_kept("\n".join(lines) + "\n", namespace, namespace)
+    return cast(Walker, namespace["walk"])
+
+
+def _one_node(tp: Any) -> bool:
+    """Whether the walker of values annotated ``tp`` is the walker of the value's class (a
+    union of node classes, or one node class)."""
+    if get_origin(tp) is Annotated:
+        return _slot(tp) is None and _one_node(get_args(tp)[0])
+    return get_origin(tp) in (Union, types.UnionType) or (
+        isinstance(tp, type) and dataclasses.is_dataclass(tp)
+    )
+
+
+class _Records(dict[type, Walker | None]):
+    """Each class's walker (:func:`_record`), written on first use."""
+
+    def __missing__(self, cls: type) -> Walker | None:
+        made = self[cls] = _record(cls)
+        return made
+
+
+_RECORDS = _Records()
 
 
 def _path_text(path: Path) -> str:

@@ -30,7 +30,9 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
     rates: list[tuple[ir.Rate, tuple[object, ...]]] = []
     listed = walk.nodes(rs) if nodes is None else nodes
     marks = listed.marked  # the nodes that may hold a number over the bound (walk.nodes)
-    for i, (node, owners) in enumerate(listed):
+    spans = listed.positions(lambda kind: issubclass(kind, ir.Rate | ir.Span))
+    for i in range(len(listed)) if marks is None else sorted({*spans, *marks}):
+        node, owners = listed[i]
         if isinstance(node, ir.Rate):
             rates.append((node, owners))
         if isinstance(node, ir.Span) and node.high < node.low:

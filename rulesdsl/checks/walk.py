@@ -11,16 +11,23 @@ and dicts, a string longer than ``MAX_STRING_CHARS``, a tuple longer than ``MAX_
 number beyond ``MAX_MAGNITUDE`` (or not finite), or a value of any other kind. Those two passes
 read only the marked nodes (issue 44: each read every field of every node, 350,000 fields for
 5,000 features); a mark is a superset of what they report, and they judge it as before.
+
+The walk of each node class is a function written once for it (on first use), with the test of
+each of its fields written out in field order: a call per field was half of the walk's time,
+and the walk is paid by every compile (issue 44). Their code is kept between runs with the
+dataclasses' (:func:`rulesdsl.ir.records.exec_kept`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterator
+import textwrap
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any, cast
 
+from rulesdsl.ir.records import exec_kept
 from rulesdsl.sources import MAX_STRING_CHARS, MAX_TABLE_ROWS
 
 MAX_MAGNITUDE = 1e9
@@ -33,6 +40,18 @@ class Nodes(list[tuple[object, tuple[object, ...]]]):
     number over its bound (see the module's docstring); None when not known (every node may)."""
 
     marked: set[int] | None = None
+    _kinds: dict[type, list[int]] | None = None
+
+    def positions(self, test: Callable[[type], bool]) -> list[int]:
+        """The positions in the list of the nodes whose class passes ``test``, in the walk's
+        order: a pass after a few classes asks each class once, not each node (issue 44)."""
+        if self._kinds is None:
+            self._kinds = {}
+            for i, (node, _) in enumerate(self):
+                self._kinds.setdefault(type(node), []).append(i)
+        picked = [i for kind, at in self._kinds.items() if test(kind) for i in at]
+        picked.sort()
+        return picked
 
 
 _LEAVES = frozenset({str, int, float, bool, type(None)})
@@ -83,56 +102,106 @@ def field_names(node: object) -> tuple[str, ...]:
     return _field_names(cast(Any, type(node)))
 
 
-def _collect(
-    node: object, owners: tuple[object, ...], seen: set[int], out: Nodes, marks: set[int]
-) -> bool:
-    """Append the nodes under ``node`` to ``out`` and the positions of the ones to read to
-    ``marks``: a plain recursive function, not nested generators (a generator per level cost a
-    resumption per level for every node). True when ``node`` is a plain value (not a node)
-    that may hold a string, a table or a number over its bound, or a value of another kind."""
-    kind = type(node)
-    if kind is tuple or kind is list or kind is dict:
-        plain = cast(Any, node)
-        odd = len(plain) > MAX_TABLE_ROWS
-        for item in plain.values() if kind is dict else plain:
-            if _odd(item, owners, seen, out, marks):
-                odd = True
-        return odd
-    if (names := _node_fields(cast(Any, kind))) is not None:
-        if id(node) in seen:
-            return False
-        seen.add(id(node))
-        inner = (node, *owners)
-        at = len(out)
-        out.append((node, inner))
-        odd = False
-        for name in names:
-            if _odd(getattr(node, name), inner, seen, out, marks):
-                odd = True
-        if odd:
-            marks.add(at)
-        return False
-    if isinstance(node, tuple | list | dict):  # a subclass: walked as before, always read
-        items = node.values() if isinstance(node, dict) else node
-        for item in items:
-            if type(item) not in _LEAVES:
-                _collect(item, owners, seen, out, marks)
-    return True  # another kind of value: the passes read it
+Visit = Callable[[Any, tuple[object, ...], set[int], Nodes, set[int]], bool]
+"""A step of the walk: (a value, the nodes that enclose it, the ids of the nodes listed, the
+list, the marks). Lists the nodes under the value (each once) and marks those with a field
+that may be over a bound; True when the value is a plain one (not a node) that may be."""
+
+_ODD = """\
+    kind = type(value)
+    if kind is str:
+        if len(value) > MAX_STRING_CHARS:
+            odd = True
+    elif kind is float or kind is int:  # nan compares false: marked too
+        if not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+            odd = True
+    elif kind is bool or value is None:
+        pass
+    elif kind is tuple or kind is list or kind is dict:
+        if _plain(value, owners, seen, out, marks):
+            odd = True
+    elif (visit := _VISITORS[kind]) is not None:
+        visit(value, owners, seen, out, marks)
+    elif _other(value, owners, seen, out, marks):
+        odd = True
+"""
+"""Whether ``value`` may be over a bound (``odd``), the nodes and plain values under it
+walked: the text the walk's functions are written with, for each place a value is read (a
+field of a node class, an item of a plain value), so that reading one costs no call."""
 
 
-def _odd(
+def _other(
     value: object, owners: tuple[object, ...], seen: set[int], out: Nodes, marks: set[int]
 ) -> bool:
-    """Whether a field's value (or an item of a plain value) may be over a bound; nodes and
-    plain values under it walked."""
-    kind = type(value)
-    if kind is float or kind is int:  # nan compares false: marked too
-        return not -MAX_MAGNITUDE <= cast(float, value) <= MAX_MAGNITUDE
-    if kind is str:
-        return len(cast(str, value)) > MAX_STRING_CHARS
-    if kind is bool or value is None:
-        return False
-    return _collect(value, owners, seen, out, marks)
+    """A value of another kind: walked as before when a subclass of a plain one, always read."""
+    if isinstance(value, tuple | list | dict):
+        for item in value.values() if isinstance(value, dict) else value:
+            if type(item) not in _LEAVES:
+                _collect(item, owners, seen, out, marks)
+    return True
+
+
+def _written(text: str, name: str) -> Any:
+    """The function ``name`` that ``text`` defines, with :data:`_SCOPE` for its globals (the
+    functions the walk writes call each other by name)."""
+    made: dict[str, Any] = {}
+    exec_kept(text, _SCOPE, made)
+    return made[name]
+
+
+_SCOPE: dict[str, Any] = {
+    "MAX_STRING_CHARS": MAX_STRING_CHARS,
+    "MAX_MAGNITUDE": MAX_MAGNITUDE,
+    "MAX_TABLE_ROWS": MAX_TABLE_ROWS,
+    "_other": _other,
+}
+_collect: Visit = _written(
+    "def _collect(value, owners, seen, out, marks):\n    odd = False\n" + _ODD + "    return odd\n",
+    "_collect",
+)
+_SCOPE["_collect"] = _collect
+_SCOPE["_plain"] = _written(
+    "def _plain(plain, owners, seen, out, marks):\n"
+    "    odd = len(plain) > MAX_TABLE_ROWS\n"
+    "    for value in plain.values() if type(plain) is dict else plain:\n"
+    + textwrap.indent(_ODD, "    ")
+    + "    return odd\n",
+    "_plain",
+)
+
+
+def _visitor(cls: type) -> Visit | None:
+    """The :data:`Visit` of a node class, each field read in order by :data:`_ODD` written
+    out for it; None for any other class."""
+    names = _node_fields(cast(Any, cls))
+    if names is None:
+        return None
+    fields = "".join(f"    value = node.{name}\n" + _ODD for name in names)
+    return cast(
+        Visit,
+        _written(
+            f"def visit_{cls.__name__}(node, outer, seen, out, marks):\n"
+            "    if id(node) in seen:\n        return False\n"
+            "    seen.add(id(node))\n"
+            "    owners = (node, *outer)\n"
+            "    at = len(out)\n"
+            "    out.append((node, owners))\n"
+            "    odd = False\n" + fields + "    if odd:\n        marks.add(at)\n"
+            "    return False\n",
+            f"visit_{cls.__name__}",
+        ),
+    )
+
+
+class _Visitors(dict[type, Visit | None]):
+    """Each class's :data:`Visit` (None: not a node class), written on first use."""
+
+    def __missing__(self, cls: type) -> Visit | None:
+        made = self[cls] = _visitor(cls)
+        return made
+
+
+_VISITORS = _SCOPE["_VISITORS"] = _Visitors()
 
 
 def _numbers_in(value: object) -> Iterator[float]:
