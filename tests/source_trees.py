@@ -27,6 +27,8 @@ from types import MappingProxyType
 
 import pytest
 
+from rulesdsl.gc_pause import gc_paused
+
 PACKAGE = Path(__file__).resolve().parent.parent / "rulesdsl"
 
 PACKAGE_TREES = pytest.mark.xdist_group("package-trees")
@@ -52,14 +54,11 @@ _SOURCES: dict[str, Source] = {}
 @contextmanager
 def _kept() -> Iterator[None]:
     """Make long-lived trees without the collector tracing them as they grow, then freeze them."""
-    enabled = gc.isenabled()
-    gc.disable()
     try:
-        yield
+        with gc_paused():
+            yield
     finally:
         gc.freeze()
-        if enabled:
-            gc.enable()
 
 
 def _source(text: str) -> Source:
