@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from rulesdsl.frontends import dsl
+from rulesdsl.frontends import dsl, fragments
+from rulesdsl.frontends.yaml_authoring import parse_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = sorted((ROOT / "rulesets").glob("*.terrain"))
@@ -64,3 +65,50 @@ def test_a_reused_builder_keeps_no_diagnostic_nor_depth_of_the_last_parse() -> N
     assert clean == []
     assert parser.parse(bad, "bad.terrain")[1] == first  # not doubled
     assert all(b.errors == [] and b._depths == {} and b.file == "" for b in dsl._SPARE)
+
+
+def _fragment_calls() -> list[tuple[str, str, str, int, int]]:
+    """Every fragment the YAML front end parses in the hand-written twins (cells, values,
+    conditions, terms, examples: text, start rule, path, line, column), copies of them broken
+    at random places, and expressions nested past E228's bound and past the walk's stack."""
+    calls: list[tuple[str, str, str, int, int]] = []
+    keep = fragments.FragmentParser.parse
+
+    def recorded(self: Any, *call: Any) -> Any:
+        calls.append(call)
+        return keep(self, *call)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fragments.FragmentParser, "parse", recorded)
+        for twin in sorted((ROOT / "tests" / "data" / "yaml").glob("*.yaml")):
+            parse_yaml(twin.read_text("utf-8"), str(twin))
+    rng = random.Random(44)
+    for text, *where in list(calls):
+        at = rng.randrange(len(text) + 1)
+        calls.append((text[:at] + rng.choice(BREAKS) + text[at + rng.randrange(2) :], *where))
+    for depth in (5, 40, 99, 600):  # 40 sums: E228 (the builder's); 600: (the walk's)
+        for text in ("(" * depth + "1" + ")" * depth, "+".join("a" * depth)):
+            calls += [(text, "operand", "deep.yaml", 3, 9), (f"a < {text}", "condition", "d", 1, 1)]
+    return calls
+
+
+def _answer(parser: fragments.FragmentParser, call: tuple[str, str, str, int, int]) -> str:
+    try:
+        return repr(parser.parse(*call))
+    except fragments.FragmentError as exc:
+        return repr(exc.diagnostic)
+
+
+def test_a_fragment_s_fused_parse_gives_the_walk_of_lark_s_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls = _fragment_calls()
+    parser = fragments.FragmentParser()
+    fused = [_answer(parser, call) for call in calls]
+    assert fragments._SPARE and all(engines for _, engines in fragments._SPARE)
+    monkeypatch.setattr(fragments, "FUSED_LONGEST", -1)
+    walked = [_answer(parser, call) for call in calls]
+    assert sum("E001" in a for a in walked) > 100 and sum("E228" in a for a in walked) >= 4
+    assert any(line > 1 and column > 1 for _, _, _, line, column in calls)
+    for call, ours, theirs in zip(calls, fused, walked, strict=True):
+        assert ours == theirs, call  # the nodes and their positions, or the error and its place

@@ -111,23 +111,28 @@ def fusable(lark: Lark) -> bool:
 
 
 class Fused:
-    """One parser's fused lexer and driver with one set of callbacks (a builder's)."""
+    """One parser's fused lexer and driver with one set of callbacks (a builder's), from one
+    of its start rules."""
 
-    def __init__(self, lark: Lark, callbacks: dict[Any, Callable[[Any], Any]]) -> None:
+    def __init__(
+        self, lark: Lark, callbacks: dict[Any, Callable[[Any], Any]], start: str = "start"
+    ) -> None:
         frontend: Any = lark.parser
         table = frontend.parser._parse_table
         self._rows = _Rows(table.states, callbacks)
         self._scans = _Scans(frontend.lexer.lexers)
-        self._start = table.start_states["start"]
-        self._end = table.end_states["start"]
+        self._start = table.start_states[start]
+        self._end = table.end_states[start]
         self._on_token = {k: v for k, v in callbacks.items() if isinstance(k, str)}
 
-    def parse(self, text: str) -> Any:
-        """The start rule's value for ``text``, as Lark's driver would reduce it."""
+    def parse(self, text: str, line: int = 1, column: int = 1) -> Any:
+        """The start rule's value for ``text``, as Lark's driver would reduce it; ``line`` and
+        ``column`` are where the text's first character stands (a fragment's place in its
+        file: its first line's columns move, the later lines' do not)."""
         rows, scans, on_token = self._rows, self._scans, self._on_token
         states = [self._start]
         values: list[Any] = []
-        pos, line, line_start, end = 0, 1, 0, len(text)
+        pos, line_start, end = 0, 1 - column, len(text)
         token: Token | None = None
         while pos < end:
             mres, ignore, newlines, retype = scans[states[-1]]

@@ -16,6 +16,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl import _Builder, lalr_parser
+from rulesdsl.frontends.dsl_base import Built
+from rulesdsl.frontends.dsl_driver import Fallback, Fused, fusable
 
 STARTS = (
     "cell",
@@ -57,10 +59,20 @@ class FragmentParser:
 
     def __init__(self) -> None:
         self._lark = lalr_parser(*STARTS)
+        self._fusable = fusable(self._lark)
 
     def parse(self, text: str, start: str, path: str, line: int, column: int) -> Any:
         """The node for ``text`` parsed as ``start``; ``line``/``column`` (from 1) are where
-        its first character stands in ``path``. Raises :class:`FragmentError`."""
+        its first character stands in ``path``. Raises :class:`FragmentError`.
+
+        A short fragment is parsed by the fused lexer and driver, built as it is reduced
+        (:func:`_fused`); anything that takes more (a syntax error, an expression nested too
+        deeply) and a long one by Lark's parser, its tree shifted, then walked: the same
+        node or error either way."""
+        if self._fusable and len(text) <= FUSED_LONGEST:
+            built = _fused(self._lark, text, start, path, line, column)
+            if built is not _AGAIN:
+                return built
         try:
             tree = self._lark.parse(text, start=start)
         except UnexpectedInput as exc:
@@ -85,6 +97,49 @@ class FragmentParser:
                 )
             )
         return built
+
+
+FUSED_LONGEST = 200
+"""The longest fragment parsed by the fused lexer and driver. Walking Lark's tree recurses, one
+level of a fragment's tree a character at most (a parenthesis, an operator), and a tree too
+deep for Python's stack is E228 (:meth:`FragmentParser.parse`): a fragment this short is far
+from that, so the fused parse, which does not recurse, gives the same answer."""
+
+_AGAIN = object()
+"""What :func:`_fused` answers when Lark's parser must answer instead."""
+
+_SPARE: list[tuple[_Builder, dict[str, Fused]]] = []
+"""Builders a fragment's parse may take, each with its callbacks and its fused parser per
+start rule made (making the callbacks is ~3 ms): the YAML front end and the chart readers
+parse a fragment per cell, ~60 us each by Lark's parser and tree (issue 44). A parse takes
+one and gives it back, so parses on several threads never share one."""
+
+
+def _fused(lark: Any, text: str, start: str, path: str, line: int, column: int) -> Any:
+    """``text``'s node, built as the fused lexer and driver reduce it at ``line``/``column``,
+    or :data:`_AGAIN` when Lark's parser is to answer (a syntax error, for Lark's error; an
+    expression nested too deeply, E228, for the walk's; a start rule standing for a lone
+    token, which the walk does not take)."""
+    try:
+        builder, fused = _SPARE.pop()
+    except IndexError:
+        builder, fused = _Builder(path), {}
+    try:
+        builder.reset(path)
+        engine = fused.get(start)
+        if engine is None:
+            engine = fused[start] = Fused(lark, builder.callbacks(lark), start)
+        try:
+            top = engine.parse(text, line, column)
+        except Fallback:
+            return _AGAIN
+        if top.__class__ is not Built or any(d.code == "E228" for d in builder.errors):
+            return _AGAIN
+        return top.value
+    finally:
+        builder.reset("")
+        if len(_SPARE) < 4:
+            _SPARE.append((builder, fused))
 
 
 def _shift(tree: Tree[Token], line: int, column: int) -> None:
