@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lark import Lark
 
-from rulesdsl.frontends import dsl, fragments
+from rulesdsl.frontends import dsl, dsl_driver, fragments
 from rulesdsl.frontends.yaml_authoring import parse_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,3 +113,14 @@ def test_a_fragment_s_fused_parse_gives_the_walk_of_lark_s_tree(
     assert any(line > 1 and column > 1 for _, _, _, line, column in calls)
     for call, ours, theirs in zip(calls, fused, walked, strict=True):
         assert ours == theirs, call  # the nodes and their positions, or the error and its place
+
+
+@pytest.mark.parametrize(
+    "opener", ["/ +x/", '" x"', r"/(\s)?y/", "/[^a]/", r"/\t?z/", "/(q|\\f)/", r"/\b /"]
+)
+def test_blanks_are_skipped_only_where_no_other_terminal_opens_with_one(opener: str) -> None:
+    assert dsl_driver.blank_run(dsl.lalr_parser())[0] == "\t \f"
+    grammar = f"start: WORD (SEP WORD)*\nSEP: {opener}\nWORD: /[a-z]+/\n%ignore /[\\t \\f]+/\n"
+    assert dsl_driver.blank_run(Lark(grammar, parser="lalr"))[0] == ""
+    plain = "start: WORD (SEP WORD)*\nSEP: /-[ ]?/ | /,\\s*/\nWORD: /[a-z]+/\n%ignore /[\\t ]+/\n"
+    assert dsl_driver.blank_run(Lark(plain, parser="lalr"))[0] == "\t "

@@ -18,7 +18,10 @@ its detail (expected tokens, the parser's state) for :mod:`.dsl_errors`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from functools import cache
+from re import _constants, _parser
 from typing import Any
 
 from lark import Lark, Token
@@ -124,17 +127,23 @@ class Fused:
         self._start = table.start_states[start]
         self._end = table.end_states[start]
         self._on_token = {k: v for k, v in callbacks.items() if isinstance(k, str)}
+        self._blanks = blank_run(lark)
 
     def parse(self, text: str, line: int = 1, column: int = 1) -> Any:
         """The start rule's value for ``text``, as Lark's driver would reduce it; ``line`` and
         ``column`` are where the text's first character stands (a fragment's place in its
         file: its first line's columns move, the later lines' do not)."""
         rows, scans, on_token = self._rows, self._scans, self._on_token
+        opens, blanks = self._blanks
         states = [self._start]
         values: list[Any] = []
         pos, line_start, end = 0, 1 - column, len(text)
         token: Token | None = None
         while pos < end:
+            if text[pos] in opens:  # a run of blanks, matched as any state's lexer would
+                pos = blanks(text, pos).end()  # (issue 44: a third of the matches)
+                if pos == end:
+                    break
             mres, ignore, newlines, retype = scans[states[-1]]
             match = None
             for mre in mres:
@@ -185,6 +194,87 @@ class Fused:
         else:
             last = Token.new_borrow_pos("$END", "", token)
         return _finish(rows, states, values, last, self._end)
+
+
+_REPEATS = (_constants.MAX_REPEAT, _constants.POSSESSIVE_REPEAT, _constants.MIN_REPEAT)
+
+
+@cache
+def blank_run(lark: Lark) -> tuple[str, Callable[[str, int], Any]]:
+    """The characters that open an ignored run of blanks, and that run's match: an ignored
+    terminal of the form ``[<characters>]+`` (no line break among them) that is the only
+    terminal a match can begin with one of them. Every state's lexer holds the ignored
+    terminals, so at such a character any state's lexer matches that run, and the fused loop
+    skips it without asking the state's lexer. ``("", ...)`` (nothing skipped) for a grammar
+    without one."""
+    terminals = lark.lexer_conf.terminals
+    ignored = set(lark.lexer_conf.ignore)
+    for run in terminals:
+        chars = _run_of(run) if run.name in ignored else None
+        if chars and not any(_may_open(t, chars) for t in terminals if t is not run):
+            return chars, re.compile(run.pattern.to_regexp()).match
+    return "", re.compile("").match  # pragma: no cover - see above
+
+
+def _run_of(terminal: Any) -> str | None:
+    """The characters of a terminal ``[abc]+`` (each a literal, none a line break), or None."""
+    if terminal.pattern.type != "re" or terminal.pattern.flags:
+        return None
+    parsed = list(_parser.parse(terminal.pattern.value))
+    if len(parsed) != 1 or parsed[0][0] not in _REPEATS[:2] or parsed[0][1][0] != 1:
+        return None
+    inner = list(parsed[0][1][2])
+    if len(inner) != 1 or inner[0][0] is not _constants.IN:
+        return None
+    if any(op is not _constants.LITERAL for op, _ in inner[0][1]):
+        return None
+    chars = "".join(chr(c) for _, c in inner[0][1])
+    return None if "\n" in chars or "\r" in chars else chars
+
+
+def _may_open(terminal: Any, chars: str) -> bool:
+    """Whether a match of ``terminal`` may begin with one of ``chars`` (True when unsure)."""
+    if terminal.pattern.type == "str":
+        return terminal.pattern.value[:1] in chars or not terminal.pattern.value
+    return _opens(list(_parser.parse(terminal.pattern.to_regexp())), chars) is not False
+
+
+def _opens(items: list[Any], chars: str) -> bool | None:
+    """Whether a match of parsed regular expression items may begin with one of ``chars``:
+    True (it may, or it is not known), False (never), None (the items may match nothing,
+    so what follows them decides)."""
+    for op, arg in items:
+        if op is _constants.LITERAL:
+            return chr(arg) in chars
+        if op is _constants.IN:
+            return any(_in_may(member, value, chars) for member, value in arg)
+        if op is _constants.SUBPATTERN:
+            found = _opens(list(arg[-1]), chars)
+        elif op in _REPEATS:
+            found = _opens(list(arg[2]), chars)
+            if found is False and arg[0] == 0:
+                found = None
+        elif op is _constants.BRANCH:
+            answers = [_opens(list(branch), chars) for branch in arg[1]]
+            found = True if True in answers else None if None in answers else False
+        elif op is _constants.AT:  # an anchor: matches no character
+            found = None
+        else:
+            return True
+        if found is not None:
+            return found
+    return None
+
+
+def _in_may(member: Any, value: Any, chars: str) -> bool:
+    """Whether one member of a character set ``[...]`` may match one of ``chars``."""
+    if member is _constants.LITERAL:
+        return chr(value) in chars
+    if member is _constants.RANGE:
+        return any(value[0] <= ord(c) <= value[1] for c in chars)
+    if member is _constants.CATEGORY:
+        return value not in (_constants.CATEGORY_DIGIT, _constants.CATEGORY_WORD)
+    return True  # a negated set, or what is not known
 
 
 def _words(callback: Any) -> Any:
