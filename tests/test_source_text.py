@@ -154,3 +154,15 @@ def test_a_huge_version_number_is_e005(compiler: Compiler) -> None:
     assert [
         (d.code, d.pos and d.pos.line, d.pos and d.pos.column) for d in compiled.diagnostics
     ] == [("E005", 2, 9)]
+
+
+@pytest.mark.parametrize(
+    ("number", "huge"),
+    [("2" + "0" * 308, True), ("1" + "0" * 308, False), ("2" + "0" * 308 + ".5", True)],
+    ids=["2e308", "1e308", "2e308.5"],
+)
+def test_a_number_of_309_digits_is_e005_only_beyond_the_largest_float(
+    compiler: Compiler, number: str, huge: bool
+) -> None:
+    text = f'table t "T" {{\n  {number} in "Far" | 1 in\n}}\n'
+    assert ("E005" in [code for code, _, _ in errors(compiler, text)]) is huge

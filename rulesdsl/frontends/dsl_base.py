@@ -350,6 +350,8 @@ class BuilderBase:
         """A number token whose numbers are all at most the largest float, or an error (E005)
         and a stand-in token of the same type with every number made 1."""
         text = str(token)
+        if len(text) < 309:  # each number in it under 10**308: no float is larger (issue 44)
+            return token
         if token.type == "NUMBER":
             too_large = float(text) > _LARGEST
         else:
