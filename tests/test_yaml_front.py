@@ -13,6 +13,7 @@ from rulesdsl import ir
 from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
+from rulesdsl.interchange.convert import to_yaml
 from tests.conftest import ROOT, RULESETS
 
 TWINS = ROOT / "tests" / "data" / "yaml"
@@ -280,3 +281,25 @@ def test_a_stacking_line_is_reported_at_its_words_in_the_yaml_scalar(
     assert (found, line) == (code, line_of(text, "stacking:"))
     assert text.splitlines()[line - 1][column - 1 :].startswith(word)
     assert hint is None or said == hint
+
+
+@pytest.mark.parametrize(
+    ("system", "rule", "broken"),
+    [
+        ("canvas_wings", "- turn 1 MP per hexside", "- turn one MP per hexside"),
+        ("armour_inches", "- pivot 2 in", "- pivot two in"),
+    ],
+)
+def test_a_facing_rule_that_does_not_parse_is_e001_at_its_line(
+    compiler: Compiler, tmp_path: Path, system: str, rule: str, broken: str
+) -> None:
+    """A facing rule of a YAML ruleset, on a grid (canvas_wings) or off it (armour_inches),
+    that does not parse is an E001 saying what a facing rule looks like (it was a KeyError:
+    the fragment parser had no words for these two start rules)."""
+    source, _ = compiler.parse_file(RULESETS / f"{system}.terrain")
+    assert source is not None
+    text = to_yaml(source).replace(rule, broken, 1)
+    assert broken in text
+    found = [d for d in compile_yaml_hints(compiler, tmp_path, text) if d[0] == "E001"]
+    assert [(c, ln) for c, ln, *_ in found] == [("E001", line_of(text, broken))]
+    assert found[0][4].startswith("expected a facing rule such as ")

@@ -19,31 +19,32 @@ from rulesdsl.frontends.dsl import _Builder, lalr_parser
 from rulesdsl.frontends.dsl_base import Built
 from rulesdsl.frontends.dsl_driver import Fallback, Fused, fusable
 
-STARTS = (
-    "cell",
-    "value",
-    "quantity",
-    "signed",
-    "step_term",
-    "condition",
-    "operand",
-    "param",
-    "decision_param",
-    "source",
-    "dice_range",
-    "column_value",
-    "example_question",
-    "example_answer",
-    "example_state",
-    "facing_term",
-    "arc_spans",
-    "free_facing_term",
-    "state_change",
-    "roll_band",
-    "drift_entry",
-    "state_own_range",
-)
-"""Grammar rules a fragment may be parsed as."""
+STARTS: dict[str, str] = {
+    "cell": "a cell",
+    "value": "a value",
+    "quantity": "a quantity such as 2 in",
+    "signed": "a number such as +1",
+    "step_term": "a step term such as +1 per full 2 in",
+    "condition": "a condition such as distance <= size, or otherwise",
+    "operand": "a number, an input or arithmetic of them such as speed + dived",
+    "param": "an input such as distance in",
+    "decision_param": "an input such as distance in, or with a default: run m = 0",
+    "source": "a source such as book p.12",
+    "dice_range": "a range of totals such as 2-4, 12+ or 2-",
+    "column_value": "a column bound such as 2, 6 in or 2:1",
+    "example_question": "a question and its answer such as move_cost(walker, soft) = 3 MP",
+    "example_answer": "an answer such as 3 MP",
+    "example_state": "a route's state by name such as (speed=3, altitude=2)",
+    "facing_term": "a facing rule such as turn 1 MP per hexside, or turn mode 1",
+    "arc_spans": "bearings such as -60 to 60, or 60 to 120, 240 to 300",
+    "free_facing_term": "a facing rule such as turn 1 in per 45 deg, or pivot 2 in",
+    "state_change": "a change such as debris -2, bomber climb -3, dive +1 capped or +1 capped at 5",
+    "roll_band": "a state's band such as altitude below 4",
+    "drift_entry": "a drift such as 1, balloon 2, or 1 when altitude below 3",
+    "state_own_range": "a unit type's own range such as bomber 0 to 6",
+}
+"""Grammar rules a fragment may be parsed as, each with what its E001 says it expected:
+one table, so that a start rule cannot be parsed without the words of its error."""
 
 
 class FragmentError(Exception):
@@ -158,30 +159,6 @@ def _shift(tree: Tree[Token], line: int, column: int) -> None:
                 child.end_line, child.end_column = move(child.end_line, child.end_column)
 
 
-_WHAT = {
-    "example_question": "a question and its answer such as move_cost(walker, soft) = 3 MP",
-    "example_answer": "an answer such as 3 MP",
-    "example_state": "a route's state by name such as (speed=3, altitude=2)",
-    "cell": "a cell",
-    "value": "a value",
-    "quantity": "a quantity such as 2 in",
-    "signed": "a number such as +1",
-    "step_term": "a step term such as +1 per full 2 in",
-    "condition": "a condition such as distance <= size, or otherwise",
-    "operand": "a number, an input or arithmetic of them such as speed + dived",
-    "param": "an input such as distance in",
-    "decision_param": "an input such as distance in, or with a default: run m = 0",
-    "source": "a source such as book p.12",
-    "dice_range": "a range of totals such as 2-4, 12+ or 2-",
-    "column_value": "a column bound such as 2, 6 in or 2:1",
-    "arc_spans": "bearings such as -60 to 60, or 60 to 120, 240 to 300",
-    "state_change": "a change such as debris -2, bomber climb -3, dive +1 capped or +1 capped at 5",
-    "roll_band": "a state's band such as altitude below 4",
-    "drift_entry": "a drift such as 1, balloon 2, or 1 when altitude below 3",
-    "state_own_range": "a unit type's own range such as bomber 0 to 6",
-}
-
-
 def _error(
     exc: UnexpectedInput, text: str, start: str, path: str, line: int, column: int
 ) -> Diagnostic:
@@ -194,4 +171,4 @@ def _error(
     elif isinstance(exc, UnexpectedCharacters):
         found = f"character {exc.char!r}"
     pos = s.Pos(path, line, column + col - 1, line, column + col)
-    return error("E001", f"unexpected {found} in {text!r}", pos, f"expected {_WHAT[start]}")
+    return error("E001", f"unexpected {found} in {text!r}", pos, f"expected {STARTS[start]}")
