@@ -58,10 +58,13 @@ def outcome_values(rs: ir.Ruleset, column: str) -> dict[str, float]:
 
 def fed_outcomes(rs: ir.Ruleset) -> tuple[str, ...]:
     """The outcomes that give ``cost`` or a sight rule a value, each once, in order: the names
-    ``move_cost`` and ``line_of_sight`` take beside features."""
-    columns = fed_columns(rs)
-    found = [o for _, o, effects in outcomes(rs) if any(c in effects for c in columns)]
-    return tuple(dict.fromkeys(found))
+    ``move_cost`` and ``line_of_sight`` take beside features (made once per ruleset)."""
+    kept = known.of(rs)
+    if kept.fed_outcomes is None:
+        columns = fed_columns(rs)
+        found = [o for _, o, effects in outcomes(rs) if any(c in effects for c in columns)]
+        kept.fed_outcomes = tuple(dict.fromkeys(found))
+    return kept.fed_outcomes
 
 
 def whole_map(rs: ir.Ruleset) -> frozenset[str]:

@@ -34,6 +34,8 @@ class Known:
     """The ids of the ``whole map`` layers."""
     whole_map: frozenset[str]
     """The features of the ``whole map`` layers (the conditions)."""
+    fed_outcomes: tuple[str, ...] | None
+    """:func:`rulesdsl.semantics.effects.fed_outcomes`, once asked (None before)."""
     outcome_values: dict[str, dict[str, float]]
     """By column: :func:`rulesdsl.semantics.effects.outcome_values`, as asked."""
     orders: dict[tuple[str, tuple[str, ...]], list[tuple[str, ...]]]
@@ -65,6 +67,7 @@ def _whole_map(k: Known) -> frozenset[str]:
 
 
 _MAKERS: dict[str, Callable[[Known], Any]] = {
+    "fed_outcomes": lambda _k: None,
     "features": lambda k: {f.id: f for f in k.rs.features},
     "whole_layers": lambda k: frozenset(x.id for x in k.rs.layers if covers_map(x)),
     "whole_map": _whole_map,
