@@ -38,6 +38,9 @@ class Known:
     """:func:`rulesdsl.semantics.effects.fed_outcomes`, once asked (None before)."""
     outcome_values: dict[str, dict[str, float]]
     """By column: :func:`rulesdsl.semantics.effects.outcome_values`, as asked."""
+    answers: dict[int, tuple[ir.Question, Any]]
+    """By a question's id: the question and the worked example's answer to it
+    (:func:`rulesdsl.examples.ask`; the entry holds the question, so its id is not reused)."""
     orders: dict[tuple[str, tuple[str, ...]], list[tuple[str, ...]]]
     """By a feature's layer and own ``precedence``: its order of keywords, as asked."""
 
@@ -73,6 +76,7 @@ _MAKERS: dict[str, Callable[[Known], Any]] = {
     "whole_map": _whole_map,
     "outcome_values": lambda _k: {},
     "orders": lambda _k: {},
+    "answers": lambda _k: {},
 }
 
 _kept: dict[int, Known] = {}
