@@ -165,6 +165,8 @@ class Context:
         return self.info_of(self.labels(item.labels), item.extras)  # W101 is a check
 
     def info_of(self, labels: dict[str, str], extras: s.Extras) -> ir.Info:
+        if not (extras.source or extras.notes or extras.note_for or extras.remarks):
+            return ir.Info(labels)  # most items: no source, note or remark to read
         source = None
         if extras.source is not None:
             ref = extras.source
