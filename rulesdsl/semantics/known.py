@@ -13,6 +13,7 @@ kept). What is handed out is shared: callers read it and never change it.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -22,7 +23,10 @@ from rulesdsl.semantics.keywords import place_order
 from rulesdsl.semantics.tables import covers_map
 
 KEPT = 4
-"""How many rulesets' readings are kept (the most recently new ones)."""
+"""How many rulesets' readings are kept (the most recently asked about)."""
+
+_asks = itertools.count()
+"""A clock of the asks (``next`` of a count is one call: no lock for a ruleset kept)."""
 
 
 class Known:
@@ -46,6 +50,8 @@ class Known:
 
     def __init__(self, rs: ir.Ruleset) -> None:
         self.rs = rs
+        self.asked = next(_asks)
+        """When it was last asked about (:func:`of` lets the least recent go)."""
 
     def __getattr__(self, name: str) -> Any:  # only for a reading not made yet
         if name not in _MAKERS:
@@ -84,13 +90,16 @@ _lock = threading.Lock()
 
 
 def of(rs: ir.Ruleset) -> Known:
-    """The readings of ``rs``, kept while it is one of the last :data:`KEPT` rulesets."""
+    """The readings of ``rs``, kept while it is one of the :data:`KEPT` rulesets asked about
+    last (a question with ``move=`` asks about a view of the ruleset made for it, which must
+    not push the ruleset itself out). Only a new ruleset changes the table, under the lock."""
     found = _kept.get(id(rs))
     if found is not None and found.rs is rs:
+        found.asked = next(_asks)
         return found
     made = Known(rs)
     with _lock:
         _kept[id(rs)] = made
         while len(_kept) > KEPT:
-            del _kept[next(iter(_kept))]
+            del _kept[min(_kept, key=lambda key: _kept[key].asked)]
     return made
