@@ -17,7 +17,7 @@ An answer is a tuple of plain parts (:data:`Plain`): ``{"number": 4}``, ``{"mark
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, assert_never, get_args
+from typing import Any, Literal, assert_never, cast, get_args
 
 from rulesdsl import ir, semantics, spelling, words
 from rulesdsl.examples import arc_places, free_moves, route_inputs, routes, unit_effects
@@ -42,7 +42,7 @@ from rulesdsl.examples.statements import (
     unit_of,
 )
 from rulesdsl.examples.statements import Unanswerable as Unanswerable
-from rulesdsl.semantics import dice
+from rulesdsl.semantics import dice, known
 from rulesdsl.semantics import effects as semantics_effects
 from rulesdsl.semantics import moves as semantics_moves
 from rulesdsl.semantics import routes as semantics_routes
@@ -77,7 +77,20 @@ def _results_column(args: _Args, table: ir.ResultsTable, verb: str) -> str:
 
 
 def ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
-    """The rules' answer to ``q``; raises :class:`Unanswerable`."""
+    """The rules' answer to ``q``; raises :class:`Unanswerable`. An answer is kept with the
+    ruleset's readings (:mod:`rulesdsl.semantics.known`): the checks ask every question at
+    each compile, and a sheet asks each again where it prints the answer, its cells and its
+    places (issue 44)."""
+    answers = known.of(rs).answers
+    found = answers.get(id(q))
+    if found is not None and found[0] is q:
+        return cast(Answered, found[1])
+    answered = _ask(rs, q)
+    answers[id(q)] = (q, answered)
+    return answered
+
+
+def _ask(rs: ir.Ruleset, q: ir.Question) -> Answered:
     args = _Args(rs, q)
     steps = {s.id: s for s in rs.steps}
     decisions = {d.id: d for d in rs.decisions}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import field
-from typing import TypeVar, assert_never
+from typing import Any, TypeVar, assert_never
 
 from rulesdsl import editions, ir, words
 from rulesdsl.diagnostics import Cap, Diagnostic, did_you_mean, error, warning
@@ -68,6 +68,10 @@ class Context:
         """What a cost cell's key may name, as E101 says it: kinds of move only where the
         ruleset declares some (found once: a cell asking for each key made lowering quadratic
         in the statements)."""
+        self._unnamed: tuple[str | None, bool] = (None, False)
+        """The edition last asked about and :attr:`unnamed` for it."""
+        self._by_class: dict[type, list[Any]] | None = None
+        """The statements by class, listed on first use (:meth:`of`)."""
         self.fallback_pos = fallback_pos
         self.where = Positions(fallback_pos)
         self.diags: list[Diagnostic] = []
@@ -140,15 +144,29 @@ class Context:
     @property
     def unnamed(self) -> bool:
         """The edition's reading of keyword precedence (:mod:`rulesdsl.editions`)."""
-        return editions.unnamed_keyword_counts(self.header.edition)
+        edition = self.header.edition
+        if edition != self._unnamed[0]:  # asked per feature and mode: read once per edition
+            self._unnamed = (edition, editions.unnamed_keyword_counts(edition))
+        return self._unnamed[1]
 
     def of(self, kind: type[T]) -> list[T]:
-        return [st for st in self.statements if isinstance(st, kind)]
+        """The statements of class ``kind``, in file order. Lowering asks ~40 classes of every
+        file: the statements are listed by class once (issue 44: each ask read every
+        statement); a class with subclasses is asked of every statement."""
+        if kind.__subclasses__():
+            return [st for st in self.statements if isinstance(st, kind)]
+        if self._by_class is None:
+            self._by_class = {}
+            for st in self.statements:
+                self._by_class.setdefault(type(st), []).append(st)
+        return list(self._by_class.get(kind, ()))
 
     def info(self, item: s.Item) -> ir.Info:
         return self.info_of(self.labels(item.labels), item.extras)  # W101 is a check
 
     def info_of(self, labels: dict[str, str], extras: s.Extras) -> ir.Info:
+        if not (extras.source or extras.notes or extras.note_for or extras.remarks):
+            return ir.Info(labels)  # most items: no source, note or remark to read
         source = None
         if extras.source is not None:
             ref = extras.source

@@ -100,7 +100,7 @@ class CostLowering(ModifierLowering):
                         pass  # an unknown column, already reported
                     case unknown:
                         assert_never(unknown)
-            costs = {mode: self._cost_for(fid, mode, ()) for mode in self.modes}
+            costs = self._costs(fid)
             states, along = self._map_states(fid)
             features.append(
                 self.at(
@@ -236,6 +236,16 @@ class CostLowering(ModifierLowering):
                     along[mode] = amount
         return states, along
 
+    def _costs(self, fid: str) -> dict[str, ir.Value]:
+        """The cost of ``fid`` for each mode. A cell with no keyed entry and no `as` gives
+        every mode its value (issue 44: most cells; each mode was asked in turn)."""
+        cell = self.raw_costs.get(fid)
+        if cell is None:
+            return dict.fromkeys(self.modes, ZERO)
+        if not cell.exceptions and not isinstance(cell.default, ir.Same):
+            return dict.fromkeys(self.modes, ZERO if cell.default is None else cell.default)
+        return {mode: self._cost_for(fid, mode, ()) for mode in self.modes}
+
     def _raw_for(self, fid: str, mode: str) -> ir.Value:
         cell = self.raw_costs.get(fid)
         if cell is None:
@@ -289,6 +299,8 @@ class CostLowering(ModifierLowering):
     def _check_cost_keywords(self, fid: str, pos: s.Pos) -> None:
         """E232: the cost cell of ``fid`` gives a mode two values through two groups."""
         cell = self.raw_costs[fid]
+        if not cell.exceptions:  # no group gives a value: nothing ambiguous or shadowed
+            return
         everyone = cell.default is not None
         _, ambiguous = keywords.expand_groups(
             cell.exceptions,

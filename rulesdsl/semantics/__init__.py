@@ -24,6 +24,7 @@ from typing import assert_never
 from rulesdsl import editions, ir
 from rulesdsl.ir.records import dataclass
 from rulesdsl.semantics import effects as semantics_effects
+from rulesdsl.semantics import known
 from rulesdsl.semantics.keywords import group_choice as group_choice
 from rulesdsl.semantics.keywords import local_order as local_order
 from rulesdsl.semantics.keywords import place_order as place_order
@@ -114,10 +115,10 @@ def param_values(rs: ir.Ruleset) -> dict[str, float | None]:
 def counted(rs: ir.Ruleset, names: Sequence[str]) -> tuple[str, ...]:
     """The names that count in a place: a feature that ignores others silences the other
     features there; whole-map conditions and modifier factors still count."""
-    features = {f.id: f for f in rs.features}
+    features = known.of(rs).features
     if not any(n in features and features[n].ignores_others for n in names):
         return tuple(names)
-    whole_map = {layer.id for layer in rs.layers if covers_map(layer)}
+    whole_map = known.of(rs).whole_layers
     return tuple(
         n
         for n in names
@@ -153,7 +154,7 @@ def move_cost(
 def summed_per_distance(rs: ir.Ruleset, mode: str, names: Iterable[str]) -> Answer | Unfilled:
     """The features' costs per distance unit added up: PROHIBITED as soon as one prohibits,
     else IMPASSABLE when one is impassable; an unfilled parameter stops the sum."""
-    by_id = {f.id: f for f in rs.features}
+    by_id = known.of(rs).features
     params = param_values(rs)
     total: float = 0
     impassable = False
@@ -247,7 +248,7 @@ def plus_once(
     """A move's per-distance total (entry and costs, times the distance) plus the costs paid
     once per move: flat costs, shares of ``allowance``, step answers for ``inputs``. A step
     that answers impassable makes the place impassable."""
-    by_id = {f.id: f for f in rs.features}
+    by_id = known.of(rs).features
     total = per_distance_total
     for name in counted(rs, features):
         if name not in by_id:  # a dice outcome: its cost is per distance
@@ -500,7 +501,7 @@ def sight_value(
     is given."""
     if mode is None:
         return cell.default
-    lines = place_order(rs, feature)
+    lines = known.of(rs).order(feature)
     return written_cost(cell, mode, rs.groups, lines, editions.unnamed_keyword_counts(rs.edition))
 
 
@@ -518,7 +519,7 @@ def place_hindrance(
     cell answers for ``crossed``, the length of line inside the place (a step answer that is
     a marker blocks too). Raises :class:`MissingArgument` for a step cell without it. A cell
     keyed by unit type or keyword gives the viewer ``mode`` its value (:func:`sight_value`)."""
-    by_id = {f.id: f for f in rs.features}
+    by_id = known.of(rs).features
     conditions = semantics_effects.whole_map(rs)
     total: float = 0
     for name in counted(rs, features):
@@ -561,7 +562,7 @@ def line_hindrance(
 ) -> Answer:
     """What the conditions of a line (whole-map conditions, or dice outcomes given for the
     line) add to it once: their values added up, or BLOCKED if one blocks (issue 24)."""
-    by_id = {f.id: f for f in rs.features}
+    by_id = known.of(rs).features
     outcomes = semantics_effects.outcome_values(rs, rule.id)
     total: float = 0
     for name in conditions:

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from rulesdsl import ir
+from rulesdsl.semantics import known
 from rulesdsl.semantics.keywords import written_cost
-from rulesdsl.semantics.tables import covers_map
 
 COST = "cost"
 """The effect that adds to the movement cost per distance unit."""
@@ -43,27 +43,33 @@ def outcomes(rs: ir.Ruleset) -> Iterator[tuple[str, str, dict[str, ir.Value]]]:
 
 def outcome_values(rs: ir.Ruleset, column: str) -> dict[str, float]:
     """``{outcome: value}`` for each outcome whose effects give ``column`` (``cost`` or a sight
-    rule) a number; the first outcome of a name wins (a second is E352)."""
-    out: dict[str, float] = {}
-    for _, outcome, effects in outcomes(rs):
-        value = effects.get(column)
-        if isinstance(value, ir.Number):
-            out.setdefault(outcome, value.value)
-    return out
+    rule) a number; the first outcome of a name wins (a second is E352). A new dict each time,
+    made once per ruleset and column (:mod:`rulesdsl.semantics.known`)."""
+    kept = known.of(rs).outcome_values
+    if column not in kept:
+        out: dict[str, float] = {}
+        for _, outcome, effects in outcomes(rs):
+            value = effects.get(column)
+            if isinstance(value, ir.Number):
+                out.setdefault(outcome, value.value)
+        kept[column] = out
+    return dict(kept[column])
 
 
 def fed_outcomes(rs: ir.Ruleset) -> tuple[str, ...]:
     """The outcomes that give ``cost`` or a sight rule a value, each once, in order: the names
-    ``move_cost`` and ``line_of_sight`` take beside features."""
-    columns = fed_columns(rs)
-    found = [o for _, o, effects in outcomes(rs) if any(c in effects for c in columns)]
-    return tuple(dict.fromkeys(found))
+    ``move_cost`` and ``line_of_sight`` take beside features (made once per ruleset)."""
+    kept = known.of(rs)
+    if kept.fed_outcomes is None:
+        columns = fed_columns(rs)
+        found = [o for _, o, effects in outcomes(rs) if any(c in effects for c in columns)]
+        kept.fed_outcomes = tuple(dict.fromkeys(found))
+    return kept.fed_outcomes
 
 
 def whole_map(rs: ir.Ruleset) -> frozenset[str]:
-    """The features of ``whole map`` layers: the conditions."""
-    layers = {layer.id for layer in rs.layers if covers_map(layer)}
-    return frozenset(f.id for f in rs.features if f.layer in layers)
+    """The features of ``whole map`` layers: the conditions (made once per ruleset)."""
+    return known.of(rs).whole_map
 
 
 def line_conditions(

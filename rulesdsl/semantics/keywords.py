@@ -27,6 +27,8 @@ def written_cost(
     cell has none)."""
     if mode in cell.exceptions:
         return cell.exceptions[mode]
+    if not cell.exceptions:  # no group to choose (most cells: asked per feature and mode)
+        return cell.default
     chosen, _ = group_choice(
         cell.exceptions, mode, groups, precedence, everyone=unnamed and cell.default is not None
     )

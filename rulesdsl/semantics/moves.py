@@ -15,9 +15,9 @@ from typing import assert_never
 
 from rulesdsl import ir, words
 from rulesdsl.ir.records import dataclass
+from rulesdsl.semantics import known
 from rulesdsl.semantics.effects import whole_map
 from rulesdsl.semantics.keywords import written_cost, written_key
-from rulesdsl.semantics.tables import covers_map
 
 _ROLL_RANK: words.Total[ir.RollWhen, int] = words.total(
     ir.RollWhen,
@@ -132,8 +132,8 @@ def place_roll(
     silenced by one that ignores the others do not count."""
     from rulesdsl.semantics import counted
 
-    by_id = {f.id: f for f in rs.features}
-    whole = {layer.id for layer in rs.layers if covers_map(layer)}
+    kept = known.of(rs)
+    by_id, whole = kept.features, kept.whole_layers
     callers: list[tuple[str, float]] = []
     extra: list[tuple[str, float]] = []
     for name in counted(rs, names):

@@ -20,6 +20,7 @@ from rulesdsl.semantics import (
     Answer,
     Unfilled,
     counted,
+    known,
     move_cost,
     once_cost,
     precedes,
@@ -74,7 +75,7 @@ def state_words(state: ir.PlaceState) -> str:
 
 def place_states(rs: ir.Ruleset, mode: str, features: Sequence[str]) -> frozenset[ir.PlaceState]:
     """Every place state the counted features of a place give ``mode``."""
-    by_id = {f.id: f for f in rs.features}
+    by_id = known.of(rs).features
     return frozenset(
         by_id[n].states[mode] for n in counted(rs, features) if mode in by_id[n].states
     )
@@ -126,7 +127,7 @@ def step_cost(
     impassable included; PROHIBITED (of the place or of an edge) still wins, then an edge's
     IMPASSABLE.
     """
-    by_id = {f.id: f for f in rs.features}
+    by_id = known.of(rs).features
     place = move_cost(rs, mode, entered, distance, allowance, inputs)
     if isinstance(place, Unfilled):
         return place
