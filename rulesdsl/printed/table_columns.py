@@ -1,0 +1,61 @@
+"""The columns' widths a printed table is laid out with, from the packer's own estimate.
+
+A table laid out automatically (CSS's ``table-layout: auto``) is measured twice: WeasyPrint
+sets every cell's text to find its narrowest and widest width before it lays the table out,
+about a fifth of a deck's layout (issue 44). The packer has already estimated each table's
+columns the way the automatic layout shares them (:func:`~rulesdsl.printed.fit.table_fit`),
+and cut every card and page from that estimate; given those widths (a ``<col>`` each, in
+per cent of the table) and ``table-layout: fixed``, the layout measures nothing.
+
+Only where the estimate is sure to hold the text: a table whose narrowest layout does not fit
+its room (the packer's :attr:`~rulesdsl.printed.fit.TableFit.fits` false), or a header spanning
+columns narrower than its longest word (:func:`~rulesdsl.printed.table_slices.measure` does not
+charge it to them), keeps the automatic layout, which widens a column past its share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulesdsl.printed import fit
+from rulesdsl.printed.sheet_view import TableView
+from rulesdsl.printed.table_slices import column_heads, fit_text, measure
+
+__all__ = ["table_columns"]
+
+PLACES = 2
+"""Decimals of a column's per cent: the HTML is the same on every machine."""
+
+
+def table_columns(t: TableView, room: float, box: fit.Box, lang: str) -> list[float]:
+    """Each column's width in per cent of the table ``t`` set ``room`` points across, as the
+    packer estimated it; empty where the automatic layout must share them (see above), or
+    where a column is narrower than a word of it hyphenated only where the dictionary of
+    ``lang`` breaks it (the estimate takes a break near the middle of any long word of a
+    header: BattleTech en's "Wheeled" has none, and ran past its column)."""
+    if not t.rows:
+        return []
+    estimate = measure(t, room, box)
+    total = sum(estimate.widths)
+    if not estimate.fits or total <= 0:
+        return []
+    shares = [round(100 * w / total, PLACES) for w in estimate.widths]
+    across = [room * s / 100 for s in shares]
+    words = measure(t, room, replace(box, hyphen_lang=box.hyphen_lang or lang)).mins
+    if any(a < least for a, least in zip(across, words, strict=True)):
+        return []
+    if len(t.head) > 1:
+        spans: dict[int, float] = {}
+        for c, head in enumerate(column_heads(t), start=1):
+            if head.sub is not None:
+                spans[head.top] = spans.get(head.top, 0.0) + across[c]
+        size = box.font * box.head_scale
+        for top, width in spans.items():
+            cell = t.head[0][top]
+            text = fit_text(cell.text, cell.notes)
+            if (
+                fit.min_width(text, size, True, box.head_hyphens, box.hyphen_lang) + box.pad_x
+                > width
+            ):
+                return []
+    return shares
