@@ -27,35 +27,45 @@ PLACES = 2
 """Decimals of a column's per cent: the HTML is the same on every machine."""
 
 
-def table_columns(t: TableView, room: float, box: fit.Box, lang: str) -> list[float]:
+def table_columns(
+    t: TableView, room: float, box: fit.Box, lang: str, unwrapped: bool = False
+) -> list[float]:
     """Each column's width in per cent of the table ``t`` set ``room`` points across, as the
     packer estimated it; empty where the automatic layout must share them (see above), or
     where a column is narrower than a word of it hyphenated only where the dictionary of
     ``lang`` breaks it (the estimate takes a break near the middle of any long word of a
-    header: BattleTech en's "Wheeled" has none, and ran past its column)."""
+    header: BattleTech en's "Wheeled" has none, and ran past its column). ``unwrapped``:
+    only where every column has the room for its widest text on one line, spanning headers
+    too (a sheet: where the estimate's widths wrap a cell on other lines than the automatic
+    layout, a page may grow; a deck's cards are cut from the estimate, whatever the layout)."""
     if not t.rows:
         return []
     estimate = measure(t, room, box)
     total = sum(estimate.widths)
-    if not estimate.fits or total <= 0:
+    if not estimate.fits or total <= 0 or (unwrapped and total > room - WRAPPED):
         return []
     shares = [round(100 * w / total, PLACES) for w in estimate.widths]
     across = [room * s / 100 for s in shares]
     words = measure(t, room, replace(box, hyphen_lang=box.hyphen_lang or lang)).mins
     if any(a < least for a, least in zip(across, words, strict=True)):
         return []
-    if len(t.head) > 1:
-        spans: dict[int, float] = {}
-        for c, head in enumerate(column_heads(t), start=1):
-            if head.sub is not None:
-                spans[head.top] = spans.get(head.top, 0.0) + across[c]
-        size = box.font * box.head_scale
-        for top, width in spans.items():
-            cell = t.head[0][top]
-            text = fit_text(cell.text, cell.notes)
-            if (
-                fit.min_width(text, size, True, box.head_hyphens, box.hyphen_lang) + box.pad_x
-                > width
-            ):
-                return []
+    spans: dict[int, float] = {}
+    for c, head in enumerate(column_heads(t), start=1):
+        if head.sub is not None:
+            spans[head.top] = spans.get(head.top, 0.0) + across[c]
+    size = box.font * box.head_scale
+    for top, width in spans.items():
+        cell = t.head[0][top]
+        text = fit_text(cell.text, cell.notes)
+        if unwrapped:
+            least = fit.width(text, size, True)
+        else:
+            least = fit.min_width(text, size, True, box.head_hyphens, box.hyphen_lang or lang)
+        if least + box.pad_x > width:
+            return []
     return shares
+
+
+WRAPPED = 0.01
+"""Points: a table's estimate this close to its room shares the room between its columns'
+narrowest and widest (some cells wrap); further, each column has its widest."""
