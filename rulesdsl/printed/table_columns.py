@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from rulesdsl.printed import fit
 from rulesdsl.printed.sheet_view import TableView
-from rulesdsl.printed.table_slices import column_heads, fit_text, measure
+from rulesdsl.printed.table_slices import BOLD, column_heads, fit_text, measure
 
 __all__ = ["table_columns"]
 
@@ -49,6 +49,8 @@ def table_columns(
     words = measure(t, room, replace(box, hyphen_lang=box.hyphen_lang or lang)).mins
     if any(a < least for a, least in zip(across, words, strict=True)):
         return []
+    if any(a < least for a, least in zip(across, _marked(t, box), strict=True)):
+        return []
     spans: dict[int, float] = {}
     for c, head in enumerate(column_heads(t), start=1):
         if head.sub is not None:
@@ -64,6 +66,27 @@ def table_columns(
         if least + box.pad_x > width:
             return []
     return shares
+
+
+def _marked(t: TableView, box: fit.Box) -> list[float]:
+    """Each column's widest last word with the note marks printed on to it (``level 1¹,²``:
+    the marks are set right after the word, where the estimate lets a line break before
+    them), at the text's size and weight: a mark past its column runs over the rule."""
+    heads = column_heads(t)
+    most = [0.0] * len(t.rows[0])
+    cells: list[tuple[int, str, tuple[str, ...], bool, float]] = []
+    if t.head:
+        tops = [t.head[0][0], *(head.sub or t.head[0][head.top] for head in heads)]
+        cells += [(c, h.text, h.notes, True, box.head_scale) for c, h in enumerate(tops)]
+    for row in t.rows:
+        for c, v in enumerate(row):
+            cells.append((c, v.text, v.notes, bool(BOLD & set(v.classes)), 1.0))
+    for c, text, notes, bold, scale in cells:
+        if notes and c < len(most):
+            word = text.split()[-1] if text.split() else ""
+            glued = fit.width(word + ",".join(notes), box.font * scale, bold) + box.pad_x
+            most[c] = max(most[c], glued)
+    return most
 
 
 WRAPPED = 0.01
