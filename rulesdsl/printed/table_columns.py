@@ -8,9 +8,11 @@ and cut every card and page from that estimate; given those widths (a ``<col>`` 
 per cent of the table) and ``table-layout: fixed``, the layout measures nothing.
 
 Only where the estimate is sure to hold the text: a table whose narrowest layout does not fit
-its room (the packer's :attr:`~rulesdsl.printed.fit.TableFit.fits` false), or a header spanning
-columns narrower than its longest word (:func:`~rulesdsl.printed.table_slices.measure` does not
-charge it to them), keeps the automatic layout, which widens a column past its share.
+its room (the packer's :attr:`~rulesdsl.printed.fit.TableFit.fits` false), a column narrower
+than a word of it as the layout breaks it (:func:`table_columns`, :func:`_marked`), or a
+header spanning columns narrower than its longest word
+(:func:`~rulesdsl.printed.table_slices.measure` does not charge it to them), keeps the
+automatic layout, which widens a column past its share.
 """
 
 from __future__ import annotations
