@@ -24,7 +24,7 @@ from rulesdsl.printed import font_subset
 
 ROOT = Path(__file__).resolve().parent.parent
 STORE = ROOT / ".pytest_cache" / "rulesdsl-layouts"
-READERS = ("pdf_layout.py", "layout_store.py")
+READERS = ("pdf_layout.py", "layout_store.py", "table_cells.py")
 """The files of tests/ whose code makes what is stored."""
 T = TypeVar("T")
 

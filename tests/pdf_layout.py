@@ -66,6 +66,7 @@ from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import Sheet
 from rulesdsl.printed.sheets import Narrow, render_html, render_sheet
 from tests.layout_store import counted, stored, stored_subsets
+from tests.table_cells import past_cells
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.terrain"))
@@ -258,7 +259,8 @@ class Layout:
 
     pages: int
     lost: tuple[str, ...]
-    """Text outside its page or card (:func:`lost_text`)."""
+    """Text outside its page or card (:func:`lost_text`), or past its table cell
+    (:func:`~tests.table_cells.past_cells`)."""
     heading_only: tuple[int | str, ...]
     """Pages (sheets) or card ids (decks) showing a heading and nothing else."""
     fills: tuple[float, ...] = ()
@@ -293,7 +295,7 @@ def _read(document: Any, losses: Sequence[Loss], cards: bool, layouts: list[floa
     placed = [list(texts(page)) for page in document.pages]  # walked once for all the readings
     return Layout(
         pages=len(document.pages),
-        lost=tuple(loss.describe() for loss in losses),
+        lost=(*(loss.describe() for loss in losses), *past_cells(document)),
         heading_only=tuple(
             heading_only_cards(document, placed) if cards else heading_only_pages(document, placed)
         ),

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from rulesdsl.printed.card_room import CardSize, _room, _title_height
+from rulesdsl.printed.card_room import HEADS, CardSize, _room, _title_height
 from rulesdsl.printed.card_tables import source_height
 from rulesdsl.printed.sheet_view import MARKERS, Sheet, TableView, marker_sign
+from rulesdsl.printed.table_columns import table_columns
 from rulesdsl.printed.table_slices import measure, wide_chunks
 
 
@@ -52,6 +53,9 @@ class Card:
     more: list[Card] = field(default_factory=list)
     """Blocks of the same topic printed on this card after its own (small blocks share a
     card: :func:`~rulesdsl.printed.cards.build_deck`)."""
+    columns: list[float] = field(default_factory=list)
+    """The table's columns' widths in per cent (:func:`set_columns`): none, laid out
+    automatically."""
 
 
 @dataclass
@@ -83,6 +87,19 @@ def heads_fit(card: Card, size: CardSize, share: tuple[float, float]) -> bool:
     # across (generic_wargame_skirmish en, Linear obstacles 2/2)
     cap = room.height - _title_height(card.title, room) - source_height(card, room) - room.line
     return card.height + grown <= cap
+
+
+def set_columns(card: Card, size: CardSize, lang: str) -> None:
+    """Give the card's tables (its own and those of the blocks it carries) the columns' widths
+    the packer estimated (:func:`~rulesdsl.printed.table_columns.table_columns`), at the
+    card's type in the deck's ``lang``, across it when it is turned, with its headers at their
+    size."""
+    if card.turned:
+        size = replace(size, width=size.height, height=size.width)
+    for shown in (card, *card.more):
+        if shown.table is not None:
+            room = _room(size, card.font, heads=1.0 if shown.full_heads else HEADS)
+            shown.columns = table_columns(shown.table, room.width, room.box, lang)
 
 
 def mostly_heads(card: Card) -> bool:

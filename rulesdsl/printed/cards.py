@@ -36,7 +36,7 @@ from rulesdsl.outputs import MAX_PDF_SOURCE_BYTES, Deferred, Output
 from rulesdsl.printed.card_blocks import block_cards, cards_within
 from rulesdsl.printed.card_model import Card as Card
 from rulesdsl.printed.card_model import Deck as Deck
-from rulesdsl.printed.card_model import heads_fit, mostly_heads, signs_only
+from rulesdsl.printed.card_model import heads_fit, mostly_heads, set_columns, signs_only
 from rulesdsl.printed.card_packing import LEAST_ROWS
 from rulesdsl.printed.card_room import CARD_SIZES as CARD_SIZES
 from rulesdsl.printed.card_room import DEFAULT_PAPER as DEFAULT_PAPER
@@ -157,6 +157,7 @@ def build_deck(
         card.band = bands[card.topic] % BANDS
         share = (tight or {}).get(card.block, (1.0, 1.0))
         card.full_heads = card.full_heads or heads_fit(card, card_size, share)
+        set_columns(card, card_size, sheet.lang)
     words = {
         "for": c.text("deck_for", mode=sheet.mode) if sheet.mode else c.text("deck_all"),
         "count": c.plural("cards", len(cards)),

@@ -80,8 +80,16 @@ FONTS = Path(__file__).resolve().parent / "fonts"
 
 def _base_css(chars: str) -> str:
     """The stylesheet every render starts from: the shipped faces cut down to ``chars``, what
-    the document prints (:func:`rulesdsl.printed.font_subset.faces_css`), named first."""
-    return f"{faces_css(chars, FONTS)}html {{ font-family: {FONT_FAMILY}; }}"
+    the document prints (:func:`rulesdsl.printed.font_subset.faces_css`), named first; and
+    the tables whose columns' widths the document gives from the estimate of those faces
+    (:mod:`rulesdsl.printed.table_columns`) laid out from them, without measuring their
+    cells (issue 44): here, not in the document's stylesheet, as only here is the text set
+    in the face the estimate measured."""
+    return f"{faces_css(chars, FONTS)}html {{ font-family: {FONT_FAMILY}; }}{FIXED_TABLES}"
+
+
+FIXED_TABLES = "table.fixed { table-layout: fixed; }"
+"""The rule of :func:`_base_css` for the tables given their columns' widths."""
 
 
 #: ``SOURCE_DATE_EPOCH`` used while rendering (fontTools' subset timestamp, see above).

@@ -144,6 +144,9 @@ class Block:
     kind: BlockKind = "table"
     narrow: bool = False
     """Set by the page layout: the block takes half the width (two share a row)."""
+    columns: list[float] = field(default_factory=list)
+    """Set by the page layout: the table's columns' widths in per cent
+    (:func:`~rulesdsl.printed.sheets.with_columns`); none, laid out automatically."""
     compact: Block | None = None
     """The same block with its long, repeated cells as short codes and a key to them (a
     results table's outcomes by their ids: ``AE`` for "Attacker eliminated"): what a card

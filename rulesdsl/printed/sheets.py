@@ -43,6 +43,7 @@ from rulesdsl.printed.sheet_view import (
     Sheet,
     TableView,
 )
+from rulesdsl.printed.table_columns import table_columns
 from rulesdsl.printed.table_slices import measure, slice_table, wide_chunks
 from rulesdsl.words import Total, total
 
@@ -277,6 +278,41 @@ def fit_to_paper(
     return replace(sheet, sections=sections)
 
 
+HALF_WIDTH = 0.485
+"""The share of the page's width a half-width block takes (sheet.css ``.half``)."""
+
+
+def with_columns(sheet: Sheet, page: Paper) -> Sheet:
+    """The sheet laid out for ``page`` (:func:`fit_to_paper`) with each table's columns'
+    widths as estimated (:func:`~rulesdsl.printed.table_columns.table_columns`), at the
+    width it is printed: the page's, a column's, half the page's beside another block. A
+    folded table (its columns twice across) and one with write-in cells (sheet.css
+    ``td.blank``, at least 5em, which the estimate does not know) are laid out
+    automatically."""
+    full = page.width * 72 / 25.4
+    column = (full - COLUMN_GAP) / 2
+    box = _box(page)
+    sections = []
+    for section in sheet.sections:
+        wide = section.wide or not page.columns or section.id == "examples"
+        blocks = []
+        for block in section.blocks:
+            t = block.table
+            if (
+                t is None
+                or block.svg
+                or t.fold
+                or any("blank" in c.classes for r in t.rows for c in r)
+            ):
+                blocks.append(block)
+                continue
+            room = (full * HALF_WIDTH if block.narrow else full) if wide else column
+            columns = table_columns(t, room, box, sheet.lang, unwrapped=True)
+            blocks.append(replace(block, columns=columns))
+        sections.append(replace(section, blocks=blocks))
+    return replace(sheet, sections=sections)
+
+
 def _row_source_up(block: Block) -> Block:
     """``block`` with the source most of its rows name under their labels said once, after
     its own in the heading, where every row names one (BattleTech: ``MegaMek`` under 31 of
@@ -407,7 +443,7 @@ def render_html(
     ``page`` sets other type than the paper's, ``tight`` narrows some tables
     (:class:`Narrow`)."""
     template = _environment(True).get_template("sheet.html.j2")
-    sheet = fit_to_paper(sheet, paper, page, tight)
+    sheet = with_columns(fit_to_paper(sheet, paper, page, tight), page or PAPERS[paper])
     rules = [s for s in sheet.sections if s.id != "examples"]
     return template.render(
         sheet=sheet,
