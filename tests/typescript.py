@@ -85,13 +85,19 @@ def _typescript(pytestconfig: pytest.Config) -> Path:
 _servers: dict[Path, subprocess.Popen[str]] = {}
 """The ``tsc`` kept running in this process, by TypeScript's install."""
 
+SERVER_FLAGS = ("--no-opt",)
+"""V8 without its optimising compiler (TurboFan) for the kept tsc: the suite's 18 type checks
+are too few for TypeScript's optimised code to repay its compiling (the 18 tests, -n 0, the
+server's CPU in two pairs: 4.43 / 4.30 s -> 3.55 / 3.63 s; the same diagnostics, the tests
+compare tsc's output). As js_queries.NODE_FLAGS for the differential's runner."""
+
 
 def _server(node: str, tsc_path: Path) -> subprocess.Popen[str]:
     server = _servers.get(tsc_path)
     if server is None or server.poll() is not None:
         library = tsc_path.parents[1] / "lib" / "typescript.js"
         server = subprocess.Popen(
-            [node, str(SERVER), str(library)],
+            [node, *SERVER_FLAGS, str(SERVER), str(library)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

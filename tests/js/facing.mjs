@@ -1,6 +1,8 @@
 // Routes of a unit type with facing (runtime_facing.js), asked of the JavaScript module: an
 // example vector's route laid on the unit's grid, and the differential test's answers in full.
 
+import { board } from "./routes.mjs";
+
 const HEADINGS = {
   6: [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]],
   4: [[1, 0], [0, -1], [-1, 0], [0, 1]],
@@ -44,13 +46,6 @@ function cost(m, value) {
 /** A number as JSON holds it both sides: infinity as "inf". */
 function finite(value) {
   return value === Infinity ? "inf" : value;
-}
-
-/** The spec's Board (tests/js_queries_routes.py writes it), made by the JavaScript module. */
-function board(m, spec) {
-  if ("raw" in spec) return spec.raw;
-  const edges = spec.edges ? new Map(spec.edges) : null; // tests/js_queries_state.py's boards have edges
-  return new m.Board(new Map(spec.places), { edges, grid: spec.grid });
 }
 
 /** A facing route question's answer in full (the plain form of tests/js_queries_facing.py). */

@@ -9,8 +9,10 @@ function given(spec, build) {
 const made = new WeakMap(); // spec -> its Board's arguments: the questions of a board share its spec
 
 /** The spec's Board, made by the JavaScript module: a Board of its own for each question, its
- * arguments built once a spec (the Board copies them, as the Python module's does). */
-function board(m, spec) {
+ * arguments built once a spec (the Board copies them, as the Python module's does). The facing
+ * route questions' boards too (tests/js/facing.mjs), as js_queries_facing.py's come from
+ * js_queries_routes.board. */
+export function board(m, spec) {
   if ("raw" in spec) return spec.raw;
   let args = made.get(spec);
   if (args === undefined) {
