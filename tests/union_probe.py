@@ -270,11 +270,16 @@ def _keep_trees(options: Options, root: Path) -> None:
     alone has 3 MB of cache) are read as mypy reads them by default, their function bodies
     skipped, since their errors are ignored and a body cannot change what a signature gives
     the copy. ``preserve_asts`` everywhere cost about 2 s of CPU a cold run (issue 44). A
-    concrete module's section is taken as it is, so the glob ``*.*`` reaches only the others."""
+    concrete module's section is taken as it is, so the glob ``*.*`` reaches only the others.
+    The copy's modules are not written to the cache either (``cache_dir`` os.devnull, which
+    mypy reads per module): no later run reads them, each copy ending in a comment of its own;
+    the others' cache is written as before, for the tests' other mypy runs."""
     options.preserve_asts = True  # global: mypy frees no tree after checking its module
     options.per_module_options["*.*"] = {"preserve_asts": False}
     for _, name in _modules(root):
-        options.per_module_options.setdefault(name, {})["preserve_asts"] = True
+        options.per_module_options.setdefault(name, {}).update(
+            preserve_asts=True, cache_dir=os.devnull
+        )
 
 
 def _totals(root: Path) -> None:
