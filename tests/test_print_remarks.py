@@ -48,6 +48,19 @@ def test_a_remark_is_in_the_module_and_never_on_a_sheet_or_card(
     assert "features tuple" not in render_deck_html(build_deck(rs, "en", "poker"), "a4")
 
 
+def test_a_remark_on_an_item_without_a_note_or_source_is_in_the_module(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """An item with a remark and nothing else to read beside its labels keeps its remark (the
+    lowering's short way for items with no source, note or remark must not take it)."""
+    text = REMARKED.replace('      note "Woods block sight."\n', "")
+    compiled = compile_snippet(compiler, text, tmp_path, "demo.terrain")
+    assert compiled.ok, [d.message for d in compiled.diagnostics]
+    rs = compiled.ruleset
+    assert rs is not None
+    assert "map's features tuple" in render(rs)
+
+
 def test_a_remark_survives_the_yaml_round_trip(compiler: Compiler, tmp_path: Path) -> None:
     source = tmp_path / "demo.terrain"
     source.write_text(REMARKED, "utf-8")
