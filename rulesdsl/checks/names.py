@@ -281,6 +281,8 @@ def _read(
     elif (walker := _walker(tp)) is not None:
         namespace[f"walker{n}"] = walker
         lines = [f"walker{n}({value}, {path}, owners, {field}, out, known)"]
+        if _plain(tp):  # an empty tuple or dict holds no name: no call
+            lines = [f"if {value}:", "    " + lines[0]]
     else:
         lines = []
     return [indent + line for line in lines]
@@ -289,6 +291,13 @@ def _read(
 def _run(lines: list[str], namespace: dict[str, Any]) -> Walker:
     exec_kept("\n".join(lines) + "\n", namespace, namespace)
     return cast(Walker, namespace["walk"])
+
+
+def _plain(tp: Any) -> bool:
+    """Whether values annotated ``tp`` are tuples or dicts (their walker loops over items)."""
+    if get_origin(tp) is Annotated:
+        return _slot(tp) is None and _plain(get_args(tp)[0])
+    return get_origin(tp) in (tuple, dict)
 
 
 def _one_node(tp: Any) -> bool:
