@@ -22,7 +22,7 @@ from typing import Annotated, Any, Union, cast, get_args, get_origin
 
 from rulesdsl import ir
 from rulesdsl.checks import walk
-from rulesdsl.checks.reserved import is_reserved, why_reserved
+from rulesdsl.checks.reserved import is_reserved, reserved_for, why_reserved
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.ir.records import dataclass, exec_kept
 from rulesdsl.positions import Positions
@@ -73,10 +73,13 @@ def check(
     good: set[tuple[str, int, bool]] = set()  # a name is used many times: judged once
     # (by the pattern's id: the patterns are the IR's constants, and a dataclass's hash is
     # Python code that ran for every name of the ruleset)
+    reserved = reserved_for(ruleset)  # is_reserved's set, read once, not per declared name
 
     def judge(found: Found) -> None:  # each slot judged as the walk finds it, none kept
         text, pattern, declares = found[0], found[1], found[2]
-        if not _matches(pattern, text) or (declares and is_reserved(text, ruleset)):
+        if not _matches(pattern, text) or (
+            declares and (text in reserved or text.startswith("_"))  # is_reserved
+        ):
             first = bad.get(text)
             if first is None or (declares and not first.declares):
                 bad[text] = Slot(*found)
