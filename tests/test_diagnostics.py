@@ -94,6 +94,9 @@ def test_reserved_name(compiler: Compiler) -> None:
 def test_unknown_unit(compiler: Compiler) -> None:
     text = body('step s "S" (x inch) -> points : +1 per 2 in\n')
     assert found(compiler, text)[0] == ("E104", line(1), 15)
+    rows = '  clear "Clear" | 1 furlongs\n  mud "Mud" | 1 per 2 furlongs\n'  # a cell's number, rate
+    cell = found(compiler, body('layer ground "Ground" {\n' + rows + "}\n"))
+    assert [f for f in cell if f[0] == "E104"] == [("E104", line(2), 19), ("E104", line(3), 15)]
 
 
 def test_unknown_language_in_a_label(compiler: Compiler) -> None:

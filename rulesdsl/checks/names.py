@@ -22,7 +22,7 @@ from typing import Annotated, Any, Union, cast, get_args, get_origin
 
 from rulesdsl import ir
 from rulesdsl.checks import walk
-from rulesdsl.checks.reserved import is_reserved, why_reserved
+from rulesdsl.checks.reserved import is_reserved, reserved_for, why_reserved
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.ir.records import dataclass, exec_kept
 from rulesdsl.positions import Positions
@@ -73,10 +73,13 @@ def check(
     good: set[tuple[str, int, bool]] = set()  # a name is used many times: judged once
     # (by the pattern's id: the patterns are the IR's constants, and a dataclass's hash is
     # Python code that ran for every name of the ruleset)
+    reserved = reserved_for(ruleset)  # is_reserved's set, read once, not per declared name
 
     def judge(found: Found) -> None:  # each slot judged as the walk finds it, none kept
         text, pattern, declares = found[0], found[1], found[2]
-        if not _matches(pattern, text) or (declares and is_reserved(text, ruleset)):
+        if not _matches(pattern, text) or (
+            declares and (text in reserved or text.startswith("_"))  # is_reserved
+        ):
             first = bad.get(text)
             if first is None or (declares and not first.declares):
                 bad[text] = Slot(*found)
@@ -281,6 +284,8 @@ def _read(
     elif (walker := _walker(tp)) is not None:
         namespace[f"walker{n}"] = walker
         lines = [f"walker{n}({value}, {path}, owners, {field}, out, known)"]
+        if _plain(tp):  # an empty tuple or dict holds no name: no call
+            lines = [f"if {value}:", "    " + lines[0]]
     else:
         lines = []
     return [indent + line for line in lines]
@@ -289,6 +294,13 @@ def _read(
 def _run(lines: list[str], namespace: dict[str, Any]) -> Walker:
     exec_kept("\n".join(lines) + "\n", namespace, namespace)
     return cast(Walker, namespace["walk"])
+
+
+def _plain(tp: Any) -> bool:
+    """Whether values annotated ``tp`` are tuples or dicts (their walker loops over items)."""
+    if get_origin(tp) is Annotated:
+        return _slot(tp) is None and _plain(get_args(tp)[0])
+    return get_origin(tp) in (tuple, dict)
 
 
 def _one_node(tp: Any) -> bool:

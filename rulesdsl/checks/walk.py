@@ -118,7 +118,7 @@ _ODD = """\
     elif kind is bool or value is None:
         pass
     elif kind is tuple or kind is list or kind is dict:
-        if _plain(value, owners, seen, out, marks):
+        if value and _plain(value, owners, seen, out, marks):  # an empty one holds nothing
             odd = True
     elif (visit := _VISITORS[kind]) is not None:
         visit(value, owners, seen, out, marks)

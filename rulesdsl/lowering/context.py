@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import field
-from typing import Any, TypeVar, assert_never
+from typing import Any, TypeVar, assert_never, cast
 
 from rulesdsl import editions, ir, words
 from rulesdsl.diagnostics import Cap, Diagnostic, did_you_mean, error, warning
@@ -32,6 +32,17 @@ MODE_CONTEXT = "mode"
 members), unless the ruleset declares a context of that name itself."""
 ZERO = ir.Number(0)
 FLAGS = {"yes": True, "no": False}
+_KIND_FIELD = frozenset(
+    {ir.Number, ir.Rate, ir.ParamRate, ir.Trade, ir.Span, ir.Symbol, ir.Flag, ir.DiceValue}
+    | {ir.D66Value, ir.Given, ir.Text, ir.Same, ir.Flat, ir.Share, ir.StepCost}
+)
+"""The value classes whose kind is their ``kind`` field (:func:`rulesdsl.words.value_kind`
+for all but a marker): :meth:`Context.value` reads it without the ``match`` (issue 44: a call
+per value of every cell and worked example)."""
+_NO_UNITS = frozenset({ir.Marker, ir.Same, ir.StepCost, ir.Symbol, ir.Flag, ir.DiceValue})
+_NO_UNITS |= {ir.D66Value, ir.Given, ir.Text}
+"""The value classes that hold no number and name no unit or parameter
+(:meth:`Context.check_units` has nothing to check)."""
 
 
 @dataclass(slots=False)
@@ -234,7 +245,11 @@ class Context:
                 value = ir.Given()
             else:
                 value = ir.Symbol(word)
-        kind = "same" if isinstance(value, s.SameAs) else words.value_kind(value)
+        kind: words.ValueKind
+        if type(value) in _KIND_FIELD:
+            kind = cast(ir.Number, value).kind  # any of them: the field, as value_kind reads
+        else:
+            kind = "same" if isinstance(value, s.SameAs) else words.value_kind(value)
         if kind not in allowed:
             self.err(
                 "E201",
@@ -250,6 +265,12 @@ class Context:
         return value
 
     def check_units(self, value: ir.Value, pos: s.Pos) -> None:
+        if type(value) is ir.Number:  # most values: as the match below does for one
+            if value.unit is not None:
+                self.unit(s.Name(value.unit, pos), None)
+            return
+        if type(value) in _NO_UNITS:
+            return
         numbers: list[ir.Number] = []
         match value:
             case ir.Number():

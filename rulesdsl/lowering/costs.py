@@ -244,7 +244,14 @@ class CostLowering(ModifierLowering):
             return dict.fromkeys(self.modes, ZERO)
         if not cell.exceptions and not isinstance(cell.default, ir.Same):
             return dict.fromkeys(self.modes, ZERO if cell.default is None else cell.default)
-        return {mode: self._cost_for(fid, mode, ()) for mode in self.modes}
+        order, groups, unnamed = self.order_of(fid), self.group_list, self.unnamed
+        out: dict[str, ir.Value] = {}
+        for mode in self.modes:  # _cost_for's first step, the cell's reading asked once
+            value = semantics.written_cost(cell, mode, groups, order, unnamed)
+            if isinstance(value, ir.Same):
+                value = self._cost_for(fid, mode, ())  # `as X`: followed, cycles reported
+            out[mode] = ZERO if value is None else value
+        return out
 
     def _raw_for(self, fid: str, mode: str) -> ir.Value:
         cell = self.raw_costs.get(fid)
