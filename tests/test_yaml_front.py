@@ -3,9 +3,12 @@ positions, and hand-written twins that compile to the same modules as the bundle
 
 from __future__ import annotations
 
+import json
 import shutil
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -303,3 +306,78 @@ def test_a_facing_rule_that_does_not_parse_is_e001_at_its_line(
     found = [d for d in compile_yaml_hints(compiler, tmp_path, text) if d[0] == "E001"]
     assert [(c, ln) for c, ln, *_ in found] == [("E001", line_of(text, broken))]
     assert found[0][4].startswith("expected a facing rule such as ")
+
+
+def _misshapen(root: Any) -> Iterator[Any]:
+    """The document's node tree once per mapping value, that value replaced in turn by a number, a
+    list and a mapping of an unknown key (what the schema refuses, at every depth)."""
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    stack, places = [root], []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, MappingNode):
+            places += [(node, i) for i in range(len(node.value))]
+            stack += [value for _, value in node.value]
+        elif isinstance(node, SequenceNode):
+            stack += node.value
+    int_tag, str_tag = "tag:yaml.org,2002:int", "tag:yaml.org,2002:str"
+    for node, i in places:
+        key, value = node.value[i]
+        at = (value.start_mark, value.end_mark)
+        for wrong in (
+            ScalarNode(int_tag, "7", *at),
+            SequenceNode("tag:yaml.org,2002:seq", [ScalarNode(int_tag, "7", *at)], *at),
+            MappingNode("tag:yaml.org,2002:map", [(ScalarNode(str_tag, "zz", *at), value)], *at),
+        ):
+            node.value[i] = (key, wrong)
+            yield root
+        node.value[i] = (key, value)
+
+
+REACHED = """\
+languages: [en, fr]
+books:
+  rb: {label: RB, fr: RB, note: {label: Rule book, fr: Livre}, source: rb p.2, remark: [kept]}
+note: [Plain, {label: Noted, fr: Note, for: [foot]}]
+source: rb
+remark: a remark
+"""
+ROW = """\
+label: Bog
+fr: Marais
+cells: 3, wheels impassable
+source: rb p.4
+note: {label: Deep, fr: Profond}
+remark: [one, two]
+ignores_others: true
+"""
+
+
+def test_the_schema_check_s_inlined_references_give_the_errors_of_the_schema_as_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The schema check reads the authoring schema with each reference to a definition
+    replaced by the definition (issue 44: jsonschema's lookups were a sixth of the check):
+    every E120 it gives, message, place and hint, is the schema as written's, on a small
+    ruleset with each of its values misshapen in turn (books, notes, sources, remarks, rows:
+    what the references reach)."""
+    from rulesdsl.frontends import yaml_authoring as ya
+
+    text = (
+        SMALL.replace("languages: [en]\n", REACHED)
+        + "      bog:\n"
+        + "".join(f"        {line}\n" for line in ROW.splitlines())
+    )
+    root = ya._compose(text)
+    assert root is not None and not ya._key_problems(root, "t.yaml")
+    assert ya._schema_problems(root, "t.yaml") == ([], [])
+    inlined, as_written = [], []
+    for doc in _misshapen(root):
+        inlined.append(ya._schema_problems(doc, "t.yaml"))
+        with monkeypatch.context() as patch:
+            patch.setattr(ya, "_checking_schema", ya.authoring_schema)
+            as_written.append(ya._schema_problems(doc, "t.yaml"))
+    assert "$ref" not in json.dumps(ya._checking_schema()["properties"])
+    assert sum(bool(found) for found, _ in inlined) > 100, len(inlined)
+    assert inlined == as_written

@@ -137,6 +137,56 @@ def authoring_schema() -> dict[str, Any]:
     return data
 
 
+_DEFS = "#/$defs/"
+_SCHEMA = frozenset(
+    {"items", "additionalProperties", "propertyNames", "contains", "if", "then", "else"}
+)
+_SCHEMAS = frozenset({"anyOf", "allOf", "prefixItems"})
+_NAMED = frozenset({"properties", "patternProperties", "dependentSchemas"})
+"""The keywords whose value is a schema, a list of schemas, or schemas by name: where the
+schema check replaces references. The others are read as written (``oneOf`` and ``not``,
+whose messages quote their schemas, too; a reference left in place resolves in ``$defs``)."""
+_SCOPES = ("$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "unevaluated")
+
+
+@cache
+def _checking_schema() -> dict[str, Any]:
+    """The authoring schema as the schema check reads it: each ``{"$ref": "#/$defs/NAME"}``
+    replaced by that definition itself. jsonschema looks a reference up, then descends once
+    more, for every value one reaches: a sixth of the check (issue 44). The same keywords
+    meet the same values in the same order, so the errors are the same (an error inside a
+    definition carries the definition's own keywords and paths either way); a definition
+    that holds itself stays a reference, and a schema with scopes of its own (``$id`` below
+    the root, anchors) is read as written."""
+    schema = authoring_schema()
+    defs = schema.get("$defs", {})
+    text = json.dumps({k: v for k, v in schema.items() if k != "$id"})
+    if any(f'"{scope}' in text for scope in (*_SCOPES, "$id")):
+        return schema  # pragma: no cover - the authoring schema has none
+
+    def inline(node: Any, within: tuple[str, ...]) -> Any:
+        if not isinstance(node, dict):
+            return node  # true or false
+        ref = node.get("$ref")
+        if len(node) == 1 and isinstance(ref, str) and ref.startswith(_DEFS):
+            name = ref[len(_DEFS) :]
+            if name in defs and name not in within:
+                return inline(defs[name], (*within, name))
+            return node
+        out = dict(node)
+        for key, value in node.items():
+            if key in _SCHEMA:
+                out[key] = inline(value, within)
+            elif key in _SCHEMAS:
+                out[key] = [inline(one, within) for one in value]
+            elif key in _NAMED:
+                out[key] = {name: inline(one, within) for name, one in value.items()}
+        return out
+
+    inlined: dict[str, Any] = inline(schema, ())
+    return inlined
+
+
 # libyaml's composer, when PyYAML was built with it, is some 14 times faster than the pure
 # Python one and gives the same line and column marks; the pure one explains errors better.
 _FAST_LOADER: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
@@ -250,7 +300,7 @@ def _tag_problems(text: str, path: str) -> list[Diagnostic]:
     A tag starts a token with ``!``; text without such a ``!`` is not parsed again (that
     second pass takes about half as long as composing: 0.21 s against 0.46 s with libyaml
     on the 5,000-feature bench file)."""
-    if _TAG_START.search(text) is None:
+    if "!" not in text or _TAG_START.search(text) is None:  # the first: a scan in C
         return []
     lines = text.splitlines()
     out = []
@@ -592,7 +642,7 @@ def _validate(node: Node) -> list[Any] | None:
         data = _TextKeyLoader("").construct_document(node)
     except yaml.YAMLError:
         return None
-    return list(jsonschema.Draft202012Validator(authoring_schema()).iter_errors(data))
+    return list(jsonschema.Draft202012Validator(_checking_schema()).iter_errors(data))
 
 
 def _schema_problems(node: Node, path: str) -> tuple[list[Diagnostic], list[Steps]]:
@@ -606,7 +656,7 @@ def _schema_problems(node: Node, path: str) -> tuple[list[Diagnostic], list[Step
         pos = s.Pos(path, mark.line + 1, mark.column + 1, mark.line + 1, mark.column + 2)
         problem = getattr(exc, "problem", None) or str(exc)
         return [error("E001", f"invalid YAML: {problem}", pos, "rulesets use plain YAML")], []
-    validator = jsonschema.Draft202012Validator(authoring_schema())
+    validator = jsonschema.Draft202012Validator(_checking_schema())
     out = []
     faulty: list[Steps] = []
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.path))):

@@ -34,8 +34,9 @@ def _items(node: Node) -> Iterator[tuple[ScalarNode, Node]]:
             yield key, value
 
 
-def _get(node: Node, key: str) -> Node | None:
-    return next((v for k, v in _items(node) if k.value == key), None)
+def _get(node: Node, key: str) -> Node | None:  # no generators: 5 asks an item (issue 44)
+    found = [v for k, v in node.value if k.value == key] if isinstance(node, MappingNode) else []
+    return found[0] if found else None
 
 
 def _seq(node: Node | None) -> list[Node]:
