@@ -74,15 +74,16 @@ HEADINGS = frozenset({"h1", "h2", "h3"})
 
 
 @cache
-def _compiler() -> Compiler:
+def bundled_compiler() -> Compiler:
     """One compiler for the bundled rulesets: it keeps each file compiled once, so a variant's
-    bases are not compiled again."""
+    bases are not compiled again, nor a ruleset another test file compiles with it
+    (tests/test_sheet_answers.py)."""
     return Compiler()
 
 
 @cache
 def ruleset(name: str) -> ir.Ruleset:
-    compiled = _compiler().compile_file(ROOT / "rulesets" / f"{name}.terrain")
+    compiled = bundled_compiler().compile_file(ROOT / "rulesets" / f"{name}.terrain")
     assert compiled.ruleset is not None, name
     return compiled.ruleset
 
