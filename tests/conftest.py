@@ -203,9 +203,24 @@ def replay(folder: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@functools.cache
+def shared_compiler() -> Compiler:
+    """The process's compiler of the bundled rulesets, the session's ``compiler`` fixture: it
+    keeps each file compiled once. tests/pdf_layout.py compiles every bundled ruleset with it
+    at collection (its cases are named by the rulesets' languages), in every xdist worker, so
+    a test that reads a bundled ruleset's compile (:func:`bundled`) finds it done instead of
+    compiling it again with a compiler of its own (issue 44)."""
+    return Compiler()
+
+
+def bundled(name: str) -> Compiled:
+    """``rulesets/<name>.terrain`` compiled by :func:`shared_compiler`: once a process."""
+    return shared_compiler().compile_file(RULESETS / f"{name}.terrain")
+
+
 @pytest.fixture(scope="session")
 def compiler() -> Iterator[Compiler]:
-    yield Compiler()
+    yield shared_compiler()
 
 
 def compile_snippet(

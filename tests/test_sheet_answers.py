@@ -25,7 +25,7 @@ from rulesdsl.printed.sheet_model import _Builder, build_sheet
 from rulesdsl.printed.sheet_view import PAIR, marker_sign
 from rulesdsl.printed.sheets import render_markdown
 from rulesdsl.semantics.moves import kind_of
-from tests import pdf_layout
+from tests.conftest import shared_compiler
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(
@@ -40,10 +40,9 @@ MARKS = re.compile(r"[\u2009 ]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+(,[⁰¹²³⁴⁵�
 
 @cache
 def _compiled(path: Path) -> ir.Ruleset:
-    """``path`` compiled by the print tests' compiler: the bundled rulesets, compiled at
-    collection for the layout tests' cases too (tests/pdf_layout.py), are compiled once a
-    process, not once for each (issue 44)."""
-    compiled = pdf_layout.bundled_compiler().compile_file(path)
+    """``path`` compiled by the process's compiler of the bundled rulesets
+    (conftest.shared_compiler): those are compiled once a process, not once more here."""
+    compiled = shared_compiler().compile_file(path)
     assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
     return compiled.ruleset
 
