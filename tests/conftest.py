@@ -17,15 +17,18 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import CodeType, ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
 
-from rulesdsl import ir
-from rulesdsl.builder.manifest import compiler_digest
-from rulesdsl.codegen.targets import render_python as render
-from rulesdsl.compiler import Compiled, Compiler
-from tests.layout_store import build_folder
 from tests.xdist_start import GroupScheduling, rewrite_my_share
+
+if TYPE_CHECKING:
+    from rulesdsl import ir
+    from rulesdsl.compiler import Compiled, Compiler
+
+# The package is imported where it is used: the xdist controller loads this file and runs no
+# test, and an import here would load the compiler there too (issue 44).
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated" / "python"
@@ -162,7 +165,17 @@ class StoredCodeLoader(importlib.machinery.SourceFileLoader):
 def _code_folder() -> Path:
     """This compiler's folder of :data:`CODE_STORE`; the folders of other compilers are
     removed as it is first made (as tests/layout_store.py's layouts)."""
+    from rulesdsl.builder.manifest import compiler_digest
+    from tests.layout_store import build_folder
+
     return build_folder(CODE_STORE, compiler_digest()[:20])
+
+
+def render(ruleset: ir.Ruleset) -> str:
+    """``ruleset``'s generated Python module (the Python target's ``render_python``)."""
+    from rulesdsl.codegen.targets import render_python
+
+    return render_python(ruleset)
 
 
 def import_rendered(ruleset: ir.Ruleset, folder: Path, name: str) -> ModuleType:
@@ -210,6 +223,8 @@ def shared_compiler() -> Compiler:
     at collection (its cases are named by the rulesets' languages), in every xdist worker, so
     a test that reads a bundled ruleset's compile (:func:`bundled`) finds it done instead of
     compiling it again with a compiler of its own (issue 44)."""
+    from rulesdsl.compiler import Compiler
+
     return Compiler()
 
 
