@@ -11,6 +11,7 @@ import importlib.machinery
 import importlib.util
 import marshal
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,8 @@ from types import CodeType, ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
+from _pytest.pathlib import _force_symlink, make_numbered_dir
+from _pytest.tmpdir import tmppath_result_key
 
 from tests.xdist_start import GroupScheduling, rewrite_my_share
 
@@ -111,6 +114,55 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
+
+
+@pytest.fixture
+def tmp_path(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Path]:
+    """pytest's ``tmp_path``: the same folder under the same name, removed as pytest removes
+    it, numbered from a count kept for its name (:func:`_numbered`)."""
+    name = re.sub(r"[\W]", "_", request.node.name)[:30]
+    path = _numbered(tmp_path_factory.getbasetemp(), name)
+    yield path
+    policy = tmp_path_factory._retention_policy
+    result = request.node.stash[tmppath_result_key]
+    if policy == "failed" and result.get("call", True):
+        shutil.rmtree(path, ignore_errors=True)
+    del request.node.stash[tmppath_result_key]
+
+
+_NEXT: dict[tuple[Path, str], int] = {}
+"""The next number of each name's folder in a base folder, as :func:`_numbered` made them."""
+
+
+def _numbered(root: Path, prefix: str) -> Path:
+    """``root/<prefix><n>`` and ``<prefix>current`` linked to it, as pytest's
+    ``make_numbered_dir`` makes them, n one more than the last such folder. pytest finds the
+    last one by listing the whole base folder, which holds every test's folder (and link)
+    made so far, for each test: about 2,000 entries late in a worker, 1 to 2 s of CPU a run
+    in all (issue 44). Here n is counted: 0 for a name's first folder (the base folder is
+    made empty for each run), then the next. A folder of that name made otherwise (a
+    ``tmp_path_factory.mktemp`` of the same name) is found as ``mkdir`` fails: then pytest
+    lists the folder as before."""
+    number = _NEXT.get((root, prefix), 0)
+    path = root / f"{prefix}{number}"
+    if _new_folder(path):
+        _force_symlink(root, f"{prefix}current", path)
+    else:
+        path = make_numbered_dir(root, prefix, 0o700)
+        number = int(path.name[len(prefix) :])
+    _NEXT[root, prefix] = number + 1
+    return path
+
+
+def _new_folder(path: Path) -> bool:
+    """Whether ``path`` was made here (not there already)."""
+    try:
+        path.mkdir(mode=0o700)
+    except FileExistsError:
+        return False
+    return True
 
 
 def load_generated(name: str) -> ModuleType:
