@@ -11,21 +11,27 @@ import importlib.machinery
 import importlib.util
 import marshal
 import os
+import re
 import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import CodeType, ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
+from _pytest.pathlib import _force_symlink, make_numbered_dir
+from _pytest.tmpdir import tmppath_result_key
 
-from rulesdsl import ir
-from rulesdsl.builder.manifest import compiler_digest
-from rulesdsl.codegen.targets import render_python as render
-from rulesdsl.compiler import Compiled, Compiler
-from tests.layout_store import build_folder
 from tests.xdist_start import GroupScheduling, rewrite_my_share
+
+if TYPE_CHECKING:
+    from rulesdsl import ir
+    from rulesdsl.compiler import Compiled, Compiler
+
+# The package is imported where it is used: the xdist controller loads this file and runs no
+# test, and an import here would load the compiler there too (issue 44).
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated" / "python"
@@ -110,6 +116,55 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(50_000, 20, 20)
 
 
+@pytest.fixture
+def tmp_path(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Path]:
+    """pytest's ``tmp_path``: the same folder under the same name, removed as pytest removes
+    it, numbered from a count kept for its name (:func:`_numbered`)."""
+    name = re.sub(r"[\W]", "_", request.node.name)[:30]
+    path = _numbered(tmp_path_factory.getbasetemp(), name)
+    yield path
+    policy = tmp_path_factory._retention_policy
+    result = request.node.stash[tmppath_result_key]
+    if policy == "failed" and result.get("call", True):
+        shutil.rmtree(path, ignore_errors=True)
+    del request.node.stash[tmppath_result_key]
+
+
+_NEXT: dict[tuple[Path, str], int] = {}
+"""The next number of each name's folder in a base folder, as :func:`_numbered` made them."""
+
+
+def _numbered(root: Path, prefix: str) -> Path:
+    """``root/<prefix><n>`` and ``<prefix>current`` linked to it, as pytest's
+    ``make_numbered_dir`` makes them, n one more than the last such folder. pytest finds the
+    last one by listing the whole base folder, which holds every test's folder (and link)
+    made so far, for each test: about 2,000 entries late in a worker, 1 to 2 s of CPU a run
+    in all (issue 44). Here n is counted: 0 for a name's first folder (the base folder is
+    made empty for each run), then the next. A folder of that name made otherwise (a
+    ``tmp_path_factory.mktemp`` of the same name) is found as ``mkdir`` fails: then pytest
+    lists the folder as before."""
+    number = _NEXT.get((root, prefix), 0)
+    path = root / f"{prefix}{number}"
+    if _new_folder(path):
+        _force_symlink(root, f"{prefix}current", path)
+    else:
+        path = make_numbered_dir(root, prefix, 0o700)
+        number = int(path.name[len(prefix) :])
+    _NEXT[root, prefix] = number + 1
+    return path
+
+
+def _new_folder(path: Path) -> bool:
+    """Whether ``path`` was made here (not there already)."""
+    try:
+        path.mkdir(mode=0o700)
+    except FileExistsError:
+        return False
+    return True
+
+
 def load_generated(name: str) -> ModuleType:
     """Import generated/python/<name>.py with `rulesdsl` made unimportable while it runs."""
     path = GENERATED / f"{name}.py"
@@ -162,7 +217,17 @@ class StoredCodeLoader(importlib.machinery.SourceFileLoader):
 def _code_folder() -> Path:
     """This compiler's folder of :data:`CODE_STORE`; the folders of other compilers are
     removed as it is first made (as tests/layout_store.py's layouts)."""
+    from rulesdsl.builder.manifest import compiler_digest
+    from tests.layout_store import build_folder
+
     return build_folder(CODE_STORE, compiler_digest()[:20])
+
+
+def render(ruleset: ir.Ruleset) -> str:
+    """``ruleset``'s generated Python module (the Python target's ``render_python``)."""
+    from rulesdsl.codegen.targets import render_python
+
+    return render_python(ruleset)
 
 
 def import_rendered(ruleset: ir.Ruleset, folder: Path, name: str) -> ModuleType:
@@ -203,9 +268,26 @@ def replay(folder: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@functools.cache
+def shared_compiler() -> Compiler:
+    """The process's compiler of the bundled rulesets, the session's ``compiler`` fixture: it
+    keeps each file compiled once. tests/pdf_layout.py compiles every bundled ruleset with it
+    at collection (its cases are named by the rulesets' languages), in every xdist worker, so
+    a test that reads a bundled ruleset's compile (:func:`bundled`) finds it done instead of
+    compiling it again with a compiler of its own (issue 44)."""
+    from rulesdsl.compiler import Compiler
+
+    return Compiler()
+
+
+def bundled(name: str) -> Compiled:
+    """``rulesets/<name>.terrain`` compiled by :func:`shared_compiler`: once a process."""
+    return shared_compiler().compile_file(RULESETS / f"{name}.terrain")
+
+
 @pytest.fixture(scope="session")
 def compiler() -> Iterator[Compiler]:
-    yield Compiler()
+    yield shared_compiler()
 
 
 def compile_snippet(

@@ -45,7 +45,6 @@ from typing import Any
 import pytest
 
 from rulesdsl import ir
-from rulesdsl.compiler import Compiler
 from rulesdsl.gc_pause import gc_paused
 from rulesdsl.printed import pdf
 from rulesdsl.printed.card_room import LINE
@@ -65,6 +64,7 @@ from rulesdsl.printed.pdf import Rendered, layout_losses, rendered_from
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import Sheet
 from rulesdsl.printed.sheets import Narrow, render_html, render_sheet
+from tests.conftest import bundled
 from tests.layout_store import counted, stored, stored_subsets
 from tests.table_cells import past_cells
 
@@ -74,15 +74,9 @@ HEADINGS = frozenset({"h1", "h2", "h3"})
 
 
 @cache
-def _compiler() -> Compiler:
-    """One compiler for the bundled rulesets: it keeps each file compiled once, so a variant's
-    bases are not compiled again."""
-    return Compiler()
-
-
-@cache
 def ruleset(name: str) -> ir.Ruleset:
-    compiled = _compiler().compile_file(ROOT / "rulesets" / f"{name}.terrain")
+    """A bundled ruleset, compiled once a process with the other tests' (conftest.bundled)."""
+    compiled = bundled(name)
     assert compiled.ruleset is not None, name
     return compiled.ruleset
 

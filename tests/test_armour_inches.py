@@ -18,7 +18,7 @@ import pytest
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.sheets import render_sheet
 from tests import js_queries
-from tests.conftest import RULESETS, load_generated
+from tests.conftest import RULESETS, bundled, load_generated
 from tests.test_js_target import node, plan_of, write_package
 
 __all__ = ["node"]  # the fixture, imported for the JavaScript test below
@@ -54,7 +54,7 @@ def test_every_worked_example_of_the_prose_is_a_ruleset_example_or_a_test_here()
     """The prose numbers its worked examples; the ruleset's titles start with the same number,
     but for 17, asked by the tests below."""
     prose = {int(n) for n in re.findall(r"^\*Example (\d+)\.\*", PROSE.read_text(), re.M)}
-    result = Compiler().compile_file(RULESETS / "armour_inches.terrain")
+    result = bundled("armour_inches")
     assert result.ruleset is not None
     titled = {int(e.info.labels["en"].split(".")[0]) for e in result.ruleset.examples}
     assert len(prose) >= 12 and len(titled) >= 10
@@ -299,7 +299,7 @@ def test_the_house_sheet_lists_its_changes_in_french_words() -> None:
     question, and no name as the file spells it (the sheet prints a whole restated example's
     old answers and a changed sight threshold that way, so the house rule restates one
     question and changes no threshold)."""
-    result = Compiler().compile_file(RULESETS / "armour_inches_house.terrain")
+    result = bundled("armour_inches_house")
     assert result.ruleset is not None
     text = render_sheet(result.ruleset, "md", "fr").decode("utf-8")  # type: ignore[union-attr]
     changes = re.sub("[\u00a0\u202f\u2009]", " ", text.split("## Changements")[1].split("## ")[0])

@@ -19,7 +19,7 @@ import pytest
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.sheets import render_sheet
 from tests import js_queries, js_queries_facing
-from tests.conftest import RULESETS, load_generated
+from tests.conftest import RULESETS, bundled, load_generated
 from tests.test_js_target import node, plan_of, write_package
 
 __all__ = ["node"]  # the fixture, imported for the JavaScript test below
@@ -63,7 +63,7 @@ def test_every_worked_example_of_the_prose_is_a_ruleset_example_or_a_test_here()
     """The prose numbers its worked examples; the ruleset's titles start with the same number,
     but for those asked by the tests below."""
     prose = {int(n) for n in re.findall(r"^\*Example (\d+)\.\*", PROSE.read_text(), re.M)}
-    result = Compiler().compile_file(RULESETS / "canvas_wings.terrain")
+    result = bundled("canvas_wings")
     assert result.ruleset is not None
     titled = {int(e.info.labels["en"].split(".")[0]) for e in result.ruleset.examples}
     assert len(prose) >= 12 and len(titled) >= 10
@@ -225,7 +225,7 @@ def test_example_11_the_wind_carries_an_aircraft_1_hex_2_in_a_gale_none_on_the_g
         board, "scout", _ahead(3), 4, state={"speed": 4, "altitude": 0}, wind=3
     )
     assert (grounded.legal, grounded.drift) == (True, None)
-    ruleset = Compiler().compile_file(RULESETS / "canvas_wings.terrain").ruleset
+    ruleset = bundled("canvas_wings").ruleset
     assert ruleset is not None and "In a gale: 2 hexes" in ruleset.drifts[0].info.notes[0]["en"]
 
 
@@ -361,7 +361,7 @@ def test_house_bombers_dive_to_5_at_most(house: ModuleType) -> None:
 def test_the_house_sheet_lists_its_changes_in_french_words() -> None:
     """The list of changes on the house sheet: the old and new answers of the restated
     questions, and no name as the file spells it."""
-    result = Compiler().compile_file(RULESETS / "canvas_wings_house.terrain")
+    result = bundled("canvas_wings_house")
     assert result.ruleset is not None
     text = render_sheet(result.ruleset, "md", "fr").decode("utf-8")  # type: ignore[union-attr]
     changes = re.sub("[\u00a0\u202f\u2009]", " ", text.split("## Changements")[1].split("## ")[0])

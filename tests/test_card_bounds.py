@@ -11,20 +11,19 @@ from typing import Any
 
 import pytest
 
-from rulesdsl.compiler import Compiler
 from rulesdsl.printed import card_blocks, cards
 from rulesdsl.printed.card_room import CARD_SIZES, _room
 from rulesdsl.printed.card_tables import row_sources_out
 from rulesdsl.printed.sheet_model import build_sheet
 from rulesdsl.printed.sheet_view import Block, CellView, HeadCell, Sheet, TableView
-from tests.conftest import RULESETS
+from tests.conftest import bundled
 
 CASES = [("battletech_tacops", "ru"), ("skirmish_keywords", "fr"), ("heavy_gear", "en")]
 
 
 @cache
 def _sheet(name: str, lang: str) -> tuple[Any, Sheet]:
-    ruleset = Compiler().compile_file(RULESETS / f"{name}.terrain").ruleset
+    ruleset = bundled(name).ruleset
     assert ruleset is not None
     return ruleset, build_sheet(ruleset, lang, None)
 

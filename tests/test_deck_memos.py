@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from rulesdsl.compiler import Compiler
 from rulesdsl.printed import cards, fit
-from tests.conftest import RULESETS
+from tests.conftest import bundled
 
 BOX = fit.Box(font=7.0, line=1.2, pad_x=2.0, pad_y=1.5, nowrap=frozenset({"chance"}))
 
@@ -51,7 +50,7 @@ def test_a_remembered_table_fit_is_the_fit_of_its_own_arguments(
 
 
 def _deck_html(name: str, lang: str) -> str:
-    ruleset = Compiler().compile_file(RULESETS / f"{name}.terrain").ruleset
+    ruleset = bundled(name).ruleset
     assert ruleset is not None
     deck = cards.build_deck(ruleset, lang, "poker", examples=True)
     return cards.render_deck_html(deck, "a4")

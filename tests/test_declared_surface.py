@@ -17,14 +17,14 @@ from rulesdsl.codegen.plan import surface as plan_surface
 from rulesdsl.codegen.python import surface
 from rulesdsl.codegen.targets import render_python
 from rulesdsl.compiler import Compiler
-from tests.conftest import MYPY_CACHE, ROOT, RULESETS
+from tests.conftest import MYPY_CACHE, ROOT, RULESETS, bundled
 from tests.source_trees import GENERATED_TREES, source
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
 
 
 def _render(name: str) -> str:
-    compiled = Compiler().compile_file(RULESETS / f"{name}.terrain")
+    compiled = bundled(name)
     assert compiled.ruleset is not None
     return render_python(compiled.ruleset)
 

@@ -11,13 +11,12 @@ import pytest
 
 from rulesdsl import ir
 from rulesdsl.commands.cli import main
-from rulesdsl.compiler import Compiler
 from rulesdsl.variants.changelog import path_text
 from rulesdsl.versions import diff as semantic
 from rulesdsl.versions import rebase
-from tests.conftest import RULESETS
+from tests.conftest import RULESETS, shared_compiler
 
-COMPILER = Compiler()
+COMPILER = shared_compiler()
 
 
 def compiled(path: Path) -> ir.Ruleset:

@@ -20,8 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesdsl.compiler import Compiler
-from tests.conftest import ROOT, RULESETS, import_rendered
+from tests.conftest import ROOT, bundled, import_rendered
 
 DOCS = ROOT / "docs"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
@@ -53,9 +52,8 @@ def modules(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         }
     )
     folder = tmp_path_factory.mktemp("docs_modules")
-    compiler = Compiler()
     for name in names:
-        compiled = compiler.compile_file(RULESETS / f"{name}.terrain")
+        compiled = bundled(name)
         assert compiled.ruleset is not None, (name, [d.message for d in compiled.diagnostics])
         import_rendered(compiled.ruleset, folder, name)
     yield
@@ -124,9 +122,8 @@ def readme_modules(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     code = "".join(c for _, language, c in fenced(README) if language == "python")
     names = sorted(set(re.findall(r"^import (\w+)", code, re.MULTILINE)))
     folder = tmp_path_factory.mktemp("readme_modules")
-    compiler = Compiler()
     for name in names:
-        compiled = compiler.compile_file(RULESETS / f"{name}.terrain")
+        compiled = bundled(name)
         assert compiled.ruleset is not None, (name, [d.message for d in compiled.diagnostics])
         import_rendered(compiled.ruleset, folder, name)
     yield

@@ -10,7 +10,7 @@ import pytest
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.interchange.fmt import format_text
-from tests.conftest import RULESETS
+from tests.conftest import RULESETS, shared_compiler
 
 MESSY = """ruleset demo "Demo"   # trailing comment
 version 1.0.0
@@ -76,7 +76,7 @@ def test_formatting_changes_no_meaning(tmp_path: Path) -> None:
         for base in RULESETS.glob("*.terrain"):  # variants need their bases beside them
             if not (tmp_path / base.name).exists():
                 (tmp_path / base.name).write_text(base.read_text("utf-8"), "utf-8")
-        assert ir_without_digest(compiler, copy) == ir_without_digest(compiler, source)
+        assert ir_without_digest(compiler, copy) == ir_without_digest(shared_compiler(), source)
 
 
 def test_bundled_rulesets_are_formatted() -> None:

@@ -26,7 +26,7 @@ from ruff import find_ruff_bin
 from rulesdsl import ir
 from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiler
-from tests.conftest import RULESETS, import_source, load_generated
+from tests.conftest import RULESETS, bundled, import_source, load_generated
 
 hg = load_generated("heavy_gear")
 bt = load_generated("battletech_tacops")
@@ -363,7 +363,7 @@ SHADOWS = [
 def heavy_gear_ir() -> ir.Ruleset:
     """heavy_gear's IR, compiled once for the tests that write variants of its module (the IR
     is frozen: each test makes its variant with ``dataclasses.replace``)."""
-    compiled = Compiler().compile_file(RULESETS / "heavy_gear.terrain")
+    compiled = bundled("heavy_gear")
     assert compiled.ruleset is not None
     return compiled.ruleset
 
@@ -452,12 +452,11 @@ HUGE = [10**400, -(10**400), Fraction(10**400)]
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], ModuleType]:
     folder = tmp_path_factory.mktemp("fresh_modules")
-    compiler = Compiler()
     made: dict[str, ModuleType] = {}
 
     def module(name: str) -> ModuleType:
         if name not in made:
-            compiled = compiler.compile_file(RULESETS / f"{name}.terrain")
+            compiled = bundled(name)
             assert compiled.ruleset is not None, compiled.diagnostics
             made[name] = import_source(render(compiled.ruleset), folder, f"fresh_{name}")
         return made[name]
@@ -866,7 +865,7 @@ def test_no_wrong_kind_of_argument_escapes_as_a_bare_python_error(name: str) -> 
     from rulesdsl.codegen import plan as module_plan
     from tests import js_queries
 
-    compiled = Compiler().compile_file(RULESETS / f"{name}.terrain")
+    compiled = bundled(name)
     assert compiled.ruleset is not None
     module = load_generated(name)
     escaped = set()

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from rulesdsl.compiler import Compiler
-from tests.conftest import RULESETS, import_rendered
+from tests.conftest import RULESETS, bundled, import_rendered
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
 
@@ -78,7 +78,7 @@ def test_modifier_answers_again_as_it_worked_out_first(module: ModuleType) -> No
 
 
 def test_excluded_conditions_warn_on_every_call_not_only_the_first(tmp_path: Path) -> None:
-    compiled = Compiler().compile_file(RULESETS / "battletech_tacops.terrain")
+    compiled = bundled("battletech_tacops")
     assert compiled.ruleset is not None
     m = import_rendered(compiled.ruleset, tmp_path, "fast_bt_warnings")
     pair = next(

@@ -22,7 +22,7 @@ from bench.gen_ruleset import terrain
 from rulesdsl.codegen.python import layout as python_layout
 from rulesdsl.codegen.targets import render_python as render
 from rulesdsl.compiler import Compiler
-from tests.conftest import RULESETS, compile_snippet
+from tests.conftest import RULESETS, bundled, compile_snippet
 from tests.source_trees import GENERATED_TREES, source
 
 BUNDLED = sorted(RULESETS.glob("*.terrain"))
@@ -67,7 +67,7 @@ def test_rendering_a_module_runs_no_formatter(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(subprocess, "run", refuse)
     monkeypatch.setattr(subprocess, "Popen", refuse)
-    compiled = Compiler().compile_file(RULESETS / "battletech_tacops.terrain")
+    compiled = bundled("battletech_tacops")
     assert compiled.ruleset is not None
     assert "RULESET: Final = Ruleset(" in render(compiled.ruleset)
 
@@ -167,9 +167,8 @@ def test_every_name_a_module_defines_is_reserved_or_the_rulesets_own() -> None:
     # `def NAME(`); a statement laid out by a filter must still start with its name there.
     from rulesdsl.checks.reserved import reserved_for
 
-    compiler = Compiler()
     for path in BUNDLED:
-        compiled = compiler.compile_file(path)
+        compiled = bundled(path.stem)
         assert compiled.ruleset is not None
         rs = compiled.ruleset
         taken = reserved_for(rs)  # with the parts (facing, arcs, free facing, state) it has

@@ -13,7 +13,7 @@ import pytest
 from rulesdsl import semantics
 from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import moves as semantics_moves
-from tests.conftest import compile_snippet, import_rendered
+from tests.conftest import bundled, compile_snippet, import_rendered
 
 SKIRMISH = """\
 ruleset moves_demo "Moves"
@@ -316,9 +316,7 @@ def test_diff_grades_a_changed_kind_and_roll_as_breaking(tmp_path: Path) -> None
 
 
 def test_a_dice_outcome_feeds_the_modifier_its_effects_name(tmp_path: Path) -> None:
-    from tests.conftest import RULESETS
-
-    rs = Compiler().compile_file(RULESETS / "hex_operational.terrain").ruleset
+    rs = bundled("hex_operational").ruleset
     assert rs is not None
     m = import_rendered(rs, tmp_path, "hex_operational_effects")
     assert m.modifier("defence", "forest") == -1

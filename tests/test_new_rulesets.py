@@ -16,13 +16,13 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.sheets import render_sheet
-from tests.conftest import RULESETS, import_rendered
+from tests.conftest import RULESETS, bundled, import_rendered
 
 NEW_RULESETS = ("skirmish_keywords", "hex_operational", "void_patrol")
 
 
 def compiled(name: str) -> ir.Ruleset:
-    result = Compiler().compile_file(RULESETS / f"{name}.terrain")
+    result = bundled(name)
     assert result.ok, [(d.code, d.message) for d in result.diagnostics]
     assert result.ruleset is not None
     return result.ruleset

@@ -14,15 +14,14 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.codegen.plan import data as plan_data
 from rulesdsl.codegen.plan import values as plan_values
-from rulesdsl.compiler import Compiler
-from tests.conftest import ROOT, RULESETS
+from tests.conftest import ROOT, RULESETS, bundled
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
 
 
 @cache
 def _ruleset(name: str) -> ir.Ruleset:
-    compiled = Compiler().compile_file(RULESETS / f"{name}.terrain")
+    compiled = bundled(name)
     assert compiled.ruleset is not None
     return compiled.ruleset
 

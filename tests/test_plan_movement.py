@@ -21,9 +21,8 @@ from rulesdsl import ir
 from rulesdsl.codegen import plan as module_plan
 from rulesdsl.codegen.plan import movement as plan_movement
 from rulesdsl.codegen.python import emit
-from rulesdsl.compiler import Compiler
 from rulesdsl.semantics import moves as semantics_moves
-from tests.conftest import ROOT, RULESETS
+from tests.conftest import ROOT, RULESETS, bundled
 
 BUNDLED = sorted(p.stem for p in RULESETS.glob("*.terrain"))
 READERS = ("movement.py", "moves.py", "facing.py")
@@ -32,7 +31,7 @@ READERS = ("movement.py", "moves.py", "facing.py")
 
 @cache
 def _ruleset(name: str) -> ir.Ruleset:
-    compiled = Compiler().compile_file(RULESETS / f"{name}.terrain")
+    compiled = bundled(name)
     assert compiled.ruleset is not None
     return compiled.ruleset
 

@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import ir, semantics
-from rulesdsl.compiler import Compiler
 from rulesdsl.printed.cards import build_deck
 from rulesdsl.printed.sheet_model import _Builder, build_sheet
 from rulesdsl.printed.sheet_view import PAIR, marker_sign
 from rulesdsl.printed.sheets import render_markdown
 from rulesdsl.semantics.moves import kind_of
+from tests.conftest import shared_compiler
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(
@@ -35,13 +35,14 @@ SOURCES = sorted(
         *(ROOT / "tests" / "data" / "yaml").glob("*.yaml"),
     ]
 )
-COMPILER = Compiler()
 MARKS = re.compile(r"[\u2009 ]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+(,[⁰¹²³⁴⁵⁶⁷⁸⁹]+)*")
 
 
 @cache
 def _compiled(path: Path) -> ir.Ruleset:
-    compiled = COMPILER.compile_file(path)
+    """``path`` compiled by the process's compiler of the bundled rulesets
+    (conftest.shared_compiler): those are compiled once a process, not once more here."""
+    compiled = shared_compiler().compile_file(path)
     assert compiled.ok and compiled.ruleset is not None, compiled.diagnostics
     return compiled.ruleset
 

@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po, write_po
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
 from rulesdsl.printed.sheets import render_sheet
-from tests.conftest import compile_snippet
+from tests.conftest import bundled, compile_snippet
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -413,7 +413,7 @@ def test_german_sheets_write_numbers_plurals_and_dice_the_german_way() -> None:
     assert [de.plural("cards", n) for n in (1, 2)] == ["1 Karte", "2 Karten"]
     assert de.text("dice_notation", count="2", sides="6") == "2W6"
     assert de.unit("in") == "Zoll" and de.unit("MP") == "BP"
-    ruleset = Compiler().compile_file(RULESETS / "heavy_gear.terrain").ruleset
+    ruleset = bundled("heavy_gear").ruleset
     assert ruleset is not None
     text = render_sheet(ruleset, "md", "de").decode("utf-8")
     assert "1 je 2 Zoll" in text and "1\u20131,5 Zoll" in text
