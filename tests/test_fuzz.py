@@ -7,22 +7,26 @@ ruleset made of the grammar's constructs (modes, layers, steps, decisions, table
 tables, triggers, modifiers, exclusions, parameters), then 0 to 3 faults (a hostile number,
 name, string or dice expression, a line deleted, doubled, swapped or cut, a stray byte or
 statement); the YAML inputs are the `rulesdsl convert` twins of those rulesets with faults
-put into the YAML tree. The run here is small; dev/fuzz.py is the long run.
+put into the YAML tree. The run here is small; dev/fuzz.py is the long run. The builds render
+PDFs only under ``--layout-matrix`` (README's command): see :func:`without_pdfs`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dev import fuzz, fuzzgen
+from rulesdsl import extras
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "dev" / "module_driver.py"
@@ -77,15 +81,26 @@ FUZZ = settings(
 )
 
 
+def without_pdfs(config: pytest.Config) -> contextlib.AbstractContextManager[object]:
+    """Without ``--layout-matrix`` (README's command, CI), the build goes as where the
+    ``pdf`` extra is not installed: it writes everything but the PDFs and lists them. The
+    PDFs of the fuzzed rulesets were most of this test's CPU (issue 44); README's command
+    renders them, as dev/fuzz.py's long run does every ``--pdf-every``-th input."""
+    if config.getoption("--layout-matrix") or config.getoption("--layout-matrix-full"):
+        return contextlib.nullcontext()
+    has = extras.has
+    return mock.patch.object(extras, "has", lambda extra: extra != "pdf" and has(extra))
+
+
 @pytest.mark.parametrize("front", ["terrain", "yaml"])
 @FUZZ
 @given(rng=st.randoms(use_true_random=False))
 def test_every_verb_and_every_built_module_survive_fuzzed_rulesets(
-    front: str, rng: random.Random
+    front: str, rng: random.Random, pytestconfig: pytest.Config
 ) -> None:
     case = fuzzgen.case(rng, front=front)
     assert case.suffix == f".{front}"
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, without_pdfs(pytestconfig):
         codes = run_every_verb(case, Path(tmp))
         built = exercise_modules(Path(tmp) / "out")
         # the ruleset and the house rule `new` wrote beside it, when they compile
