@@ -13,11 +13,11 @@ PDFs only under ``--layout-matrix`` (README's command): see :func:`without_pdfs`
 
 from __future__ import annotations
 
-import contextlib
 import random
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from unittest import mock
 
@@ -81,26 +81,31 @@ FUZZ = settings(
 )
 
 
-def without_pdfs(config: pytest.Config) -> contextlib.AbstractContextManager[object]:
-    """Without ``--layout-matrix`` (README's command, CI), the build goes as where the
-    ``pdf`` extra is not installed: it writes everything but the PDFs and lists them. The
-    PDFs of the fuzzed rulesets were most of this test's CPU (issue 44); README's command
-    renders them, as dev/fuzz.py's long run does every ``--pdf-every``-th input."""
-    if config.getoption("--layout-matrix") or config.getoption("--layout-matrix-full"):
-        return contextlib.nullcontext()
+@pytest.fixture(scope="module", autouse=True)
+def without_pdfs(pytestconfig: pytest.Config) -> Iterator[None]:
+    """Without ``--layout-matrix`` (README's command, CI), this module's builds go as where
+    the ``pdf`` extra is not installed: they write everything but the PDFs and list them. The
+    PDFs of the fuzzed rulesets were most of the fuzz test's CPU (issue 44); README's
+    command renders them, as dev/fuzz.py's long run does every ``--pdf-every``-th input. A
+    fixture, not a change to the test: Hypothesis seeds a derandomized test's draws from its
+    source, and the inputs stay those of the test as it was."""
+    if pytestconfig.getoption("--layout-matrix") or pytestconfig.getoption("--layout-matrix-full"):
+        yield
+        return
     has = extras.has
-    return mock.patch.object(extras, "has", lambda extra: extra != "pdf" and has(extra))
+    with mock.patch.object(extras, "has", lambda extra: extra != "pdf" and has(extra)):
+        yield
 
 
 @pytest.mark.parametrize("front", ["terrain", "yaml"])
 @FUZZ
 @given(rng=st.randoms(use_true_random=False))
 def test_every_verb_and_every_built_module_survive_fuzzed_rulesets(
-    front: str, rng: random.Random, pytestconfig: pytest.Config
+    front: str, rng: random.Random
 ) -> None:
     case = fuzzgen.case(rng, front=front)
     assert case.suffix == f".{front}"
-    with tempfile.TemporaryDirectory() as tmp, without_pdfs(pytestconfig):
+    with tempfile.TemporaryDirectory() as tmp:
         codes = run_every_verb(case, Path(tmp))
         built = exercise_modules(Path(tmp) / "out")
         # the ruleset and the house rule `new` wrote beside it, when they compile
