@@ -7,7 +7,8 @@ ruleset made of the grammar's constructs (modes, layers, steps, decisions, table
 tables, triggers, modifiers, exclusions, parameters), then 0 to 3 faults (a hostile number,
 name, string or dice expression, a line deleted, doubled, swapped or cut, a stray byte or
 statement); the YAML inputs are the `rulesdsl convert` twins of those rulesets with faults
-put into the YAML tree. The run here is small; dev/fuzz.py is the long run.
+put into the YAML tree. The run here is small; dev/fuzz.py is the long run. The builds render
+PDFs only under ``--layout-matrix`` (README's command): see :func:`without_pdfs`.
 """
 
 from __future__ import annotations
@@ -16,13 +17,16 @@ import random
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dev import fuzz, fuzzgen
+from rulesdsl import extras
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "dev" / "module_driver.py"
@@ -75,6 +79,22 @@ FUZZ = settings(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+
+
+@pytest.fixture(scope="module", autouse=True)
+def without_pdfs(pytestconfig: pytest.Config) -> Iterator[None]:
+    """Without ``--layout-matrix`` (README's command, CI), this module's builds go as where
+    the ``pdf`` extra is not installed: they write everything but the PDFs and list them. The
+    PDFs of the fuzzed rulesets were most of the fuzz test's CPU (issue 44); README's
+    command renders them, as dev/fuzz.py's long run does every ``--pdf-every``-th input. A
+    fixture, not a change to the test: Hypothesis seeds a derandomized test's draws from its
+    source, and the inputs stay those of the test as it was."""
+    if pytestconfig.getoption("--layout-matrix") or pytestconfig.getoption("--layout-matrix-full"):
+        yield
+        return
+    has = extras.has
+    with mock.patch.object(extras, "has", lambda extra: extra != "pdf" and has(extra)):
+        yield
 
 
 @pytest.mark.parametrize("front", ["terrain", "yaml"])

@@ -1,7 +1,8 @@
 """The build under a POSIX locale without Python's UTF-8 mode (issue 30, item 4): it runs, in a
 folder whose path has non-ASCII characters and spaces, and writes the very bytes a C.UTF-8
 build with UTF-8 mode writes (the short run of dev/locale_matrix.py; the long run's figures
-are in dev/README.md)."""
+are in dev/README.md). The committed generated/ stands for the UTF-8 build when the POSIX
+build wrote its very bytes; else that build runs and the two are compared."""
 
 from __future__ import annotations
 
