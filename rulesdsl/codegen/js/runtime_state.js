@@ -1,5 +1,8 @@
 // ---- state carried between moves (module_state.py.j2; only for rules with `state` lines) ----
 
+/** Every state's range, in STATES' order: read at each step of a search, so built once. */
+const _RANGES = Object.freeze(Object.values(STATES));
+
 /** ``state``: every state of STATES, a whole number in its range, as an array in STATES'
  * order; null when not given (the route is costed without a state) (_carried_arg). */
 function _carriedArg(fn, state) { // [one range]
@@ -25,10 +28,15 @@ function _carriedArg(fn, state, mode = "") { // [own range]
   return values;
 }
 
-/** The states and their ranges for unit type ``mode``: its own (_STATE_RANGES), else STATES' (_ranges). */ // [own range]
+/** The ranges of the states for unit type ``mode``: its own (_STATE_RANGES), else STATES' (_ranges). */ // [own range]
+function _ranges(mode) { // [own range]
+  return Object.hasOwn(_STATE_RANGES, mode) ? _STATE_RANGES[mode] : _RANGES; // [own range]
+} // [own range]
+ // [own range]
+/** The states and their ranges for unit type ``mode`` (_ranges). */ // [own range]
 function _zipRanges(mode) { // [own range]
-  const own = Object.hasOwn(_STATE_RANGES, mode) ? _STATE_RANGES[mode] : null; // [own range]
-  return Object.entries(STATES).map(([name, range], i) => [name, own === null ? range : own[i]]); // [own range]
+  const ranges = _ranges(mode); // [own range]
+  return Object.keys(STATES).map((name, i) => [name, ranges[i]]); // [own range]
 } // [own range]
  // [own range]
 /** ``values`` changed by each of ``sources`` (counted once each) as ``mode`` changes them (_changed). */
@@ -49,8 +57,8 @@ function _changed(values, mode, sources) {
  * stopped at that end when a capped change of ``sources`` moves it that way (_capped). */ // [capped]
 function _capped(values, mode, sources) { // [capped at end] // [capped]
 function _capped(values, mode, sources, before) { // [capped at] // [capped]
-  const ranges = Object.values(STATES); // [capped] // [one range]
-  const ranges = _zipRanges(mode).map(([, range]) => range); // [capped] // [own range]
+  const ranges = _RANGES; // [capped] // [one range]
+  const ranges = _ranges(mode); // [capped] // [own range]
   const stopped = [...values]; // [capped]
   for (const source of new Set(sources)) { // [capped]
     const byMode = _CAPPED_CHANGES[source]; // [capped]
@@ -75,8 +83,8 @@ function _capped(values, mode, sources, before) { // [capped at] // [capped]
 /** Which state ``values`` take out of its range and to what ("" when none) (_out_of_range). */
 function _outOfRange(values) { // [one range]
 function _outOfRange(values, mode) { // [own range]
-  const ranges = Object.values(STATES); // [one range]
-  const ranges = _zipRanges(mode).map(([, range]) => range); // [own range]
+  const ranges = _RANGES; // [one range]
+  const ranges = _ranges(mode); // [own range]
   for (let i = 0; i < values.length; i++) {
     const [low, high] = ranges[i];
     if (!(low <= values[i] && values[i] <= high)) {
