@@ -73,6 +73,10 @@ class TableShape:
     """Layouts measured already (:func:`_measured`), shared by the copies
     :func:`dataclasses.replace` makes: a block's table is packed several ways (its notes
     last, its lines after it), the same pieces and parts measured each time."""
+    groups: dict[tuple[int, ...], tuple[TableView, TableView]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """The column groups cut already (:func:`_group`), shared as :attr:`measured` is."""
 
 
 def _measured(
@@ -87,6 +91,18 @@ def _measured(
     return found[1]
 
 
+def _group(shape: TableShape, table: TableView, cols: list[int]) -> tuple[TableView, TableFit]:
+    """The column group ``cols`` cut from ``table`` with every row, and its layout in the
+    shape's room: cut and measured once for the table (:func:`least_cards` and each of
+    :func:`table_cards`' packings read it)."""
+    key = (id(table), *cols)
+    found = shape.groups.get(key)
+    if found is None or found[0] is not table:
+        found = (table, slice_table(table, cols, range(len(table.rows))))
+        shape.groups[key] = found
+    return found[1], _measured(shape, table, (len(cols), *cols), found[1])
+
+
 def least_cards(shape: TableShape, table: TableView, chunks: list[list[int]]) -> int:
     """The fewest cards ``table`` split into column ``chunks`` can take in the shape's room
     with none over it, however :func:`~rulesdsl.printed.card_blocks.cards_within` packs it
@@ -99,8 +115,7 @@ def least_cards(shape: TableShape, table: TableView, chunks: list[list[int]]) ->
     groups = []
     shown: set[str] = set()
     for cols in chunks:
-        piece = slice_table(table, cols, range(len(table.rows)))
-        layout = _measured(shape, table, (len(cols), *cols), piece)
+        piece, layout = _group(shape, table, cols)
         marks = [m for row in piece.head for h in row for m in h.notes] if piece.rows else []
         marks += [m for row in piece.rows for c in row for m in c.notes]
         marks = [m for m in dict.fromkeys(marks) if m not in shown and m in shape.notes]
@@ -159,8 +174,7 @@ def table_cards(
     held: list[Item] = []
     """The notes kept for after the last row (``notes_last``)."""
     for cols in chunks:
-        piece = slice_table(table, cols, range(len(table.rows)))
-        layout = _measured(shape, table, (len(cols), *cols), piece)
+        piece, layout = _group(shape, table, cols)
         stream = list(shape.items) if not cards else []
         head_marks = [m for row in piece.head for h in row for m in h.notes]
         for i, row in enumerate(piece.rows):
