@@ -249,8 +249,13 @@ def _packed_by_parts(
             first += held
             if not held:
                 continue
-            key = (len(cols), *cols, rows.start, held)
-            own = _measured(shape, table, key, card.table).row_heights
+            if all(n in rows for n in layout.widest_rows):
+                # the rows that set the group's widths are in the part: the same widths,
+                # its rows as high as in the group (about half the parts, issue 44)
+                own = layout.row_heights[rows.start : rows.stop]
+            else:
+                key = (len(cols), *cols, rows.start, held)
+                own = _measured(shape, table, key, card.table).row_heights
             grown = sum(max(0.0, h - heights[i]) for i, h in zip(rows, own, strict=True))
             if card.height + grown > cap:
                 for i, h in zip(rows, own, strict=True):

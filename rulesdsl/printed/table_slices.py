@@ -153,6 +153,7 @@ def measure(t: TableView, room: float, box: fit.Box) -> fit.TableFit:
         result.head_height + extra,
         result.fits,
         result.exact,
+        result.widest_rows,
     )
 
 
