@@ -251,13 +251,15 @@ def _packed_by_parts(
                 continue
             if all(n in rows for n in layout.widest_rows):
                 # the rows that set the group's widths are in the part: the same widths,
-                # its rows as high as in the group (about half the parts, issue 44)
+                # its rows as high as in the group (over a quarter of the parts, issue 44)
                 own = layout.row_heights[rows.start : rows.stop]
             else:
                 key = (len(cols), *cols, rows.start, held)
                 own = _measured(shape, table, key, card.table).row_heights
             grown = sum(max(0.0, h - heights[i]) for i, h in zip(rows, own, strict=True))
-            if card.height + grown > cap:
+            if grown > 0 and card.height + grown > cap:
+                # (a card over its room whose rows do not grow would be packed again alike:
+                # a tenth of the deck's packs were such repeats, issue 44)
                 for i, h in zip(rows, own, strict=True):
                     heights[i] = max(heights[i], h)
                 raised = True
