@@ -20,7 +20,15 @@ from rulesdsl.printed.table_slices import measure, slice_table
 Card = Any
 """A :class:`rulesdsl.printed.cards.Card` (named loosely: that module imports this one)."""
 
-__all__ = ["TableShape", "least_cards", "row_sources_out", "source_height", "table_cards", "waste"]
+__all__ = [
+    "TableShape",
+    "least_cards",
+    "measured_as",
+    "row_sources_out",
+    "source_height",
+    "table_cards",
+    "waste",
+]
 
 
 def row_sources_out(block: Block) -> Block:
@@ -89,6 +97,12 @@ def _measured(
         found = (table, measure(piece, shape.room.width, shape.room.box))
         shape.measured[(id(table), *key)] = found
     return found[1]
+
+
+def measured_as(shape: TableShape, table: TableView, cols: list[int], layout: TableFit) -> None:
+    """``layout`` kept as that of the column group ``cols`` of ``table`` (every column: the
+    table measured whole, its texts the same in the same room)."""
+    shape.measured[(id(table), len(cols), *cols)] = (table, layout)
 
 
 def _group(shape: TableShape, table: TableView, cols: list[int]) -> tuple[TableView, TableFit]:

@@ -157,13 +157,16 @@ def measure(t: TableView, room: float, box: fit.Box) -> fit.TableFit:
     )
 
 
-def wide_chunks(t: TableView, room: float, box: fit.Box) -> list[list[int]]:
+def wide_chunks(
+    t: TableView, room: float, box: fit.Box, result: fit.TableFit | None = None
+) -> list[list[int]]:
     """The value columns of ``t`` in slices that each fit ``room`` across beside the labels
-    (one slice, all columns, when the table fits as it is)."""
+    (one slice, all columns, when the table fits as it is). ``result``: :func:`measure` of
+    ``t`` in ``room``, where the caller made it."""
     ncols = len(t.rows[0]) - 1 if t.rows else len(column_heads(t))
     if ncols <= 0:
         return [[]]
-    result = measure(t, room, box)
+    result = result if result is not None else measure(t, room, box)
     if result.fits:
         return [list(range(ncols))]
     groups = t.col_groups or list(range(ncols))
