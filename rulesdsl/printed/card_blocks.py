@@ -22,12 +22,13 @@ from rulesdsl.printed.card_room import (
 from rulesdsl.printed.card_tables import (
     TableShape,
     least_cards,
+    measured_as,
     source_height,
     table_cards,
     waste,
 )
 from rulesdsl.printed.sheet_view import Block
-from rulesdsl.printed.table_slices import wide_chunks
+from rulesdsl.printed.table_slices import measure, wide_chunks
 
 __all__ = ["block_cards", "cards_within"]
 
@@ -77,8 +78,14 @@ def cards_within(
         table = replace(table, fold=False)
     table = signs_only(table)
     ncols = len(table.rows[0]) - 1 if table.rows else 0
-    chunks = [list(range(ncols))] if whole_rows else wide_chunks(table, room.width, room.box)
     shape = TableShape(base, items, after, notes, room, cap, least_rows)
+    if whole_rows:
+        chunks = [list(range(ncols))]
+    else:
+        layout = measure(table, room.width, room.box)
+        chunks = wide_chunks(table, room.width, room.box, layout)
+        if len(chunks) == 1:  # the table whole across: its one group measured already
+            measured_as(shape, table, chunks[0], layout)
     if most is not None and least_cards(shape, table, chunks) > most:
         return None
     cards = table_cards(shape, table, chunks, False)

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
 from rulesdsl.printed.card_room import TYPE_FLOOR
 from rulesdsl.printed.sheet_view import TableView
 from rulesdsl.printed.svg import LEAST_PT
-from rulesdsl.printed.table_slices import slice_table
+from rulesdsl.printed.table_slices import row_cutter
 
 LEAST_ROWS = 3
 """The fewest rows of a split table on one card (a table of fewer rows is never split
@@ -278,6 +278,7 @@ class _Packing:
         "cards",
         "carry",
         "current",
+        "cut",
         "least_rows",
         "left",
         "limit",
@@ -307,6 +308,8 @@ class _Packing:
         self.table = table
         self.least_rows = least_rows
         self.trial = trial
+        self.cut: Callable[[Sequence[int]], TableView] | None = None
+        """Cuts the table's part a card holds (:func:`row_cutter`), made at the first part."""
         self.cards: list[Card] = []
         self.current: Card | None = None
         self.used = 0.0
@@ -404,7 +407,9 @@ class _Packing:
         if isinstance(current, _Trial):
             current.held = len(rows)
         elif current is not None and table is not None and rows:
-            current.table = slice_table(table[0], range(len(table[0].rows[0]) - 1), rows)
+            if self.cut is None:
+                self.cut = row_cutter(table[0])
+            current.table = self.cut(rows)
         if current is not None:
             current.notes = [note.note for note in self.placed]
             current.over = self.used > self.limit

@@ -20,7 +20,15 @@ from rulesdsl.printed.table_slices import measure, slice_table
 Card = Any
 """A :class:`rulesdsl.printed.cards.Card` (named loosely: that module imports this one)."""
 
-__all__ = ["TableShape", "least_cards", "row_sources_out", "source_height", "table_cards", "waste"]
+__all__ = [
+    "TableShape",
+    "least_cards",
+    "measured_as",
+    "row_sources_out",
+    "source_height",
+    "table_cards",
+    "waste",
+]
 
 
 def row_sources_out(block: Block) -> Block:
@@ -73,6 +81,10 @@ class TableShape:
     """Layouts measured already (:func:`_measured`), shared by the copies
     :func:`dataclasses.replace` makes: a block's table is packed several ways (its notes
     last, its lines after it), the same pieces and parts measured each time."""
+    groups: dict[tuple[int, ...], tuple[TableView, TableView]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """The column groups cut already (:func:`_group`), shared as :attr:`measured` is."""
 
 
 def _measured(
@@ -87,6 +99,24 @@ def _measured(
     return found[1]
 
 
+def measured_as(shape: TableShape, table: TableView, cols: list[int], layout: TableFit) -> None:
+    """``layout`` kept as that of the column group ``cols`` of ``table`` (every column: the
+    table measured whole, its texts the same in the same room)."""
+    shape.measured[(id(table), len(cols), *cols)] = (table, layout)
+
+
+def _group(shape: TableShape, table: TableView, cols: list[int]) -> tuple[TableView, TableFit]:
+    """The column group ``cols`` cut from ``table`` with every row, and its layout in the
+    shape's room: cut and measured once for the table (:func:`least_cards` and each of
+    :func:`table_cards`' packings read it)."""
+    key = (id(table), *cols)
+    found = shape.groups.get(key)
+    if found is None or found[0] is not table:
+        found = (table, slice_table(table, cols, range(len(table.rows))))
+        shape.groups[key] = found
+    return found[1], _measured(shape, table, (len(cols), *cols), found[1])
+
+
 def least_cards(shape: TableShape, table: TableView, chunks: list[list[int]]) -> int:
     """The fewest cards ``table`` split into column ``chunks`` can take in the shape's room
     with none over it, however :func:`~rulesdsl.printed.card_blocks.cards_within` packs it
@@ -99,8 +129,7 @@ def least_cards(shape: TableShape, table: TableView, chunks: list[list[int]]) ->
     groups = []
     shown: set[str] = set()
     for cols in chunks:
-        piece = slice_table(table, cols, range(len(table.rows)))
-        layout = _measured(shape, table, (len(cols), *cols), piece)
+        piece, layout = _group(shape, table, cols)
         marks = [m for row in piece.head for h in row for m in h.notes] if piece.rows else []
         marks += [m for row in piece.rows for c in row for m in c.notes]
         marks = [m for m in dict.fromkeys(marks) if m not in shown and m in shape.notes]
@@ -159,8 +188,7 @@ def table_cards(
     held: list[Item] = []
     """The notes kept for after the last row (``notes_last``)."""
     for cols in chunks:
-        piece = slice_table(table, cols, range(len(table.rows)))
-        layout = _measured(shape, table, (len(cols), *cols), piece)
+        piece, layout = _group(shape, table, cols)
         stream = list(shape.items) if not cards else []
         head_marks = [m for row in piece.head for h in row for m in h.notes]
         for i, row in enumerate(piece.rows):
@@ -235,10 +263,17 @@ def _packed_by_parts(
             first += held
             if not held:
                 continue
-            key = (len(cols), *cols, rows.start, held)
-            own = _measured(shape, table, key, card.table).row_heights
+            if all(n in rows for n in layout.widest_rows):
+                # the rows that set the group's widths are in the part: the same widths,
+                # its rows as high as in the group (over a quarter of the parts, issue 44)
+                own = layout.row_heights[rows.start : rows.stop]
+            else:
+                key = (len(cols), *cols, rows.start, held)
+                own = _measured(shape, table, key, card.table).row_heights
             grown = sum(max(0.0, h - heights[i]) for i, h in zip(rows, own, strict=True))
-            if card.height + grown > cap:
+            if grown > 0 and card.height + grown > cap:
+                # (a card over its room whose rows do not grow would be packed again alike:
+                # a tenth of the deck's packs were such repeats, issue 44)
                 for i, h in zip(rows, own, strict=True):
                     heights[i] = max(heights[i], h)
                 raised = True

@@ -183,6 +183,10 @@ class TableFit:
     exact: list[bool]
     """Whether each column's narrowest is a set length rather than an estimate of where its
     words break: the label column's least width, or a cell set on one line."""
+    widest_rows: tuple[int, ...] = ()
+    """The body rows whose cells set the columns' narrowest and widest (and so their widths):
+    a part of the table that holds each of them has the same widths, so its rows the same
+    heights (the card packer measures a part again only where it lacks one, issue 44)."""
 
 
 def table_fit(
@@ -231,6 +235,7 @@ def _table_fit(
     lo = [0.0] * ncols
     hi = [0.0] * ncols
     exact = [False] * ncols
+    set_by = [[-1] * ncols, [-1] * ncols]  # the body row that set lo, hi (-1: none)
     heavy = [[True] * len(r) for r in head] + [
         list(bold[n]) if n < len(bold) else [False] * len(r) for n, r in enumerate(rows)
     ]
@@ -244,12 +249,15 @@ def _table_fit(
             one_line = not is_head and _flag(whole, n - len(head), i)
             least = across if one_line else min_width(text, size, b, hyphens, box.hyphen_lang)
             if least + box.pad_x > lo[i]:
-                lo[i], exact[i] = least + box.pad_x, one_line
-            hi[i] = max(hi[i], across + box.pad_x)
+                lo[i], exact[i], set_by[0][i] = least + box.pad_x, one_line, n - len(head)
+            if across + box.pad_x > hi[i]:
+                hi[i], set_by[1][i] = across + box.pad_x, n - len(head)
     if ncols:
-        exact[0] = exact[0] or box.label_min + box.pad_x >= lo[0]
+        if box.label_min + box.pad_x >= lo[0]:
+            exact[0], set_by[0][0] = True, -1
         lo[0] = max(lo[0], box.label_min + box.pad_x)
-        hi[0] = max(hi[0], lo[0])
+        if lo[0] >= hi[0]:
+            hi[0], set_by[1][0] = lo[0], set_by[0][0]
     fits = sum(lo) <= room
     if sum(hi) <= room:
         widths = hi
@@ -272,7 +280,8 @@ def _table_fit(
 
     head_height = sum(height(r, heavy[n], True) for n, r in enumerate(head))
     row_heights = [height(r, heavy[len(head) + n], False) for n, r in enumerate(rows)]
-    return TableFit(widths, lo, row_heights, head_height, fits, exact)
+    widest = tuple(sorted({n for n in (*set_by[0], *set_by[1]) if n >= 0}))
+    return TableFit(widths, lo, row_heights, head_height, fits, exact, widest)
 
 
 def _flag(flags: Sequence[Sequence[bool]], row: int, column: int) -> bool:

@@ -7,7 +7,7 @@ paper, and by cards, for tables wider or longer than a card.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rulesdsl.printed import fit
@@ -16,7 +16,15 @@ from rulesdsl.printed.sheet_view import CHANGED_SIGN, MARKERS, CellView, HeadCel
 BOLD = frozenset(MARKERS)
 """Cell classes the stylesheets set in bold (the markers)."""
 
-__all__ = ["ColumnHead", "column_heads", "fit_rows", "measure", "slice_table", "wide_chunks"]
+__all__ = [
+    "ColumnHead",
+    "column_heads",
+    "fit_rows",
+    "measure",
+    "row_cutter",
+    "slice_table",
+    "wide_chunks",
+]
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,21 @@ def slice_table(t: TableView, cols: Sequence[int], rows: Sequence[int]) -> Table
     return TableView(head_rows, body, flat, t.numeric_from, False, groups)
 
 
+def row_cutter(t: TableView) -> Callable[[Sequence[int]], TableView]:
+    """``slice_table(t, every column, rows)`` for any ``rows``, its header cut once and shared
+    (a real pack cuts its column group into a part per card: cutting the header again for
+    each was most of the time of the deck's packs outside the trials, issue 44)."""
+    n = len(t.rows[0]) if t.rows else 1
+    empty = slice_table(t, range(n - 1), ())
+    head, flat, groups = empty.head, empty.flat_head, empty.col_groups
+
+    def cut(rows: Sequence[int]) -> TableView:
+        body = [t.rows[i][:n] for i in rows]
+        return TableView(head, body, flat, empty.numeric_from, empty.fold, groups)
+
+    return cut
+
+
 def _cell_text(c: CellView) -> str:
     """A cell's text for measuring, with the sign after a cell a variant changed (set bold
     after a space: a skirmish deck's "15 cm †" wrapped where "15 cm" was measured)."""
@@ -130,16 +153,20 @@ def measure(t: TableView, room: float, box: fit.Box) -> fit.TableFit:
         result.head_height + extra,
         result.fits,
         result.exact,
+        result.widest_rows,
     )
 
 
-def wide_chunks(t: TableView, room: float, box: fit.Box) -> list[list[int]]:
+def wide_chunks(
+    t: TableView, room: float, box: fit.Box, result: fit.TableFit | None = None
+) -> list[list[int]]:
     """The value columns of ``t`` in slices that each fit ``room`` across beside the labels
-    (one slice, all columns, when the table fits as it is)."""
+    (one slice, all columns, when the table fits as it is). ``result``: :func:`measure` of
+    ``t`` in ``room``, where the caller made it."""
     ncols = len(t.rows[0]) - 1 if t.rows else len(column_heads(t))
     if ncols <= 0:
         return [[]]
-    result = measure(t, room, box)
+    result = result if result is not None else measure(t, room, box)
     if result.fits:
         return [list(range(ncols))]
     groups = t.col_groups or list(range(ncols))
