@@ -280,9 +280,21 @@ class Layout:
 
 
 def _layout(html: str, cards: bool, refit: Refit | Narrow | None = None) -> Layout:
-    with gc_paused(), counted() as layouts, stored_subsets():
+    return _laid_out(html, cards, refit)[1]
+
+
+@gc_paused()
+def _laid_out(
+    html: str, cards: bool, refit: Refit | Narrow | None
+) -> tuple[tuple[Loss, ...], Layout]:
+    """The losses of ``html``'s (refitted) layout and what the tests read of it, made with
+    the collector held off. The document is let go before the collector resumes (a decorator,
+    not a ``with`` block: this frame is gone by then), so the first collection frees it; a
+    document alive then was moved to an older generation, where it waited for a collection
+    of that generation, about twenty decks later (500 MB held in a card test's worker)."""
+    with counted() as layouts, stored_subsets():
         document, losses = layout_losses(html, refit=refit)
-        return _read(document, losses, cards, layouts)
+        return losses, _read(document, losses, cards, layouts)
 
 
 def _read(document: Any, losses: Sequence[Loss], cards: bool, layouts: list[float]) -> Layout:
@@ -447,10 +459,8 @@ def _built_deck(name: str, lang: str) -> Written | None:
     if not rendered_from(pdf, html):
         return None
     refit = Refit(ruleset(name), lang, DEFAULT_SIZE, None, DEFAULT_PAPER, sheet=model.sheet)
-    with gc_paused(), counted() as layouts, stored_subsets():
-        document, losses = layout_losses(html, refit=refit)
-        read = _read(document, losses, True, layouts)
-        return Written(Rendered.of(pdf, losses), read, tuple(sorted(refit.tight.items())))
+    losses, read = _laid_out(html, True, refit)
+    return Written(Rendered.of(pdf, losses), read, tuple(sorted(refit.tight.items())))
 
 
 @cache
@@ -463,6 +473,7 @@ def written_sheet(name: str, lang: str, paper: str) -> Written:
     )
 
 
+@gc_paused()  # the document let go before the collector resumes, as :func:`_laid_out`
 def _capture(render: Callable[[], Any], cards: bool) -> Written:
     """``render()``'s PDF and what the tests read of the document it was written from: the
     one ``render_pdf`` hands WeasyPrint's finisher as it writes the PDF."""
@@ -473,7 +484,7 @@ def _capture(render: Callable[[], Any], cards: bool) -> Written:
         documents.append(document)
         finish(document, writer)
 
-    with gc_paused(), counted() as layouts, stored_subsets():
+    with counted() as layouts, stored_subsets():
         pdf._fix_metadata = finisher  # type: ignore[assignment]
         try:
             written: Rendered = render()
