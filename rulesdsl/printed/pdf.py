@@ -487,4 +487,7 @@ def render_pdf(
         pdf: bytes = document.write_pdf(
             finisher=_finisher(_trim(html)), pdf_identifier=identifier, full_fonts=whole
         )
+        # let go of the layout before the collector resumes: alive then, the first collection
+        # would move it to an older generation, where it would wait, dead, for that one's
+        del document
     return Rendered.of(pdf, losses)
