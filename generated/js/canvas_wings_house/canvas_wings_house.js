@@ -3080,6 +3080,9 @@ const _ROLL_STATES = _dict({"light_flak": Object.freeze([1, "below", 3]), "heavy
 
 // ---- state carried between moves (module_state.py.j2; only for rules with `state` lines) ----
 
+/** Every state's range, in STATES' order: read at each step of a search, so built once. */
+const _RANGES = Object.freeze(Object.values(STATES));
+
 /** ``state``: every state of STATES, a whole number in its range, as an array in STATES'
  * order; null when not given (the route is costed without a state) (_carried_arg). */
 function _carriedArg(fn, state) {
@@ -3116,7 +3119,7 @@ function _changed(values, mode, sources) {
 
 /** Which state ``values`` take out of its range and to what ("" when none) (_out_of_range). */
 function _outOfRange(values) {
-  const ranges = Object.values(STATES);
+  const ranges = _RANGES;
   for (let i = 0; i < values.length; i++) {
     const [low, high] = ranges[i];
     if (!(low <= values[i] && values[i] <= high)) {
