@@ -32,7 +32,7 @@ from rulesdsl.codegen.js import results as js_results
 from rulesdsl.codegen.js import sight as js_sight
 from rulesdsl.commands.cli import main
 from rulesdsl.compiler import Compiler
-from tests import js_queries, typescript
+from tests import conftest, js_queries, typescript
 from tests.conftest import (
     GENERATED,
     ROOT,
@@ -56,11 +56,10 @@ def node() -> str:
 
 @pytest.fixture(scope="module")
 def bundled() -> dict[str, ir.Ruleset]:
-    """Every bundled ruleset's IR, compiled once for the module's tests."""
-    compiler = Compiler()
+    """Every bundled ruleset's IR, as the process compiled it once (conftest.bundled)."""
     out = {}
     for rid in IDS:
-        compiled = compiler.compile_file(RULESETS / f"{rid}.terrain")
+        compiled = conftest.bundled(rid)
         assert compiled.ruleset is not None, rid
         out[rid] = compiled.ruleset
     return out
@@ -201,7 +200,7 @@ asked once a run and not kept."""
 def plan_of(rid: str) -> module_plan.ModulePlan:
     """A bundled ruleset's module plan, for a test that writes it with an emitter broken:
     compiled once a process (plans are frozen; the tests break emitters, not the plan)."""
-    compiled = Compiler().compile_file(RULESETS / f"{rid}.terrain")
+    compiled = conftest.bundled(rid)
     assert compiled.ruleset is not None, rid
     return module_plan.build(compiled.ruleset)
 

@@ -27,7 +27,7 @@ from rulesdsl.semantics.tables import roll_of
 from rulesdsl.web import web_outputs
 from rulesdsl.web.model import LINE_PLACES, ROUTE_PLACES, PageModel
 from rulesdsl.web.page import BUDGET
-from tests.conftest import RULESETS, import_rendered
+from tests.conftest import RULESETS, bundled, import_rendered
 from tests.test_watch import CHROMIUM, TIMEOUT, VIEWPORT, Browser
 
 pytestmark = [
@@ -56,10 +56,9 @@ answers the page shows (their plain data, ``data-answer``)."""
 
 @pytest.fixture(scope="module")
 def rulesets() -> dict[str, ir.Ruleset]:
-    compiler = Compiler()
     out = {}
     for name in NAMES:
-        compiled = compiler.compile_file(RULESETS / f"{name}.terrain")
+        compiled = bundled(name)  # as the process compiled it once
         assert compiled.ruleset is not None
         out[name] = compiled.ruleset
     return out
