@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import builtins
+import contextlib
+import gc
 import io
 import os
 import subprocess
 import sys
 import time
+import weakref
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from rulesdsl.gc_pause import gc_paused
 from rulesdsl.printed import pdf
 from rulesdsl.printed.pdf import PRODUCER, PdfUnavailable, render_pdf
 
@@ -68,6 +73,34 @@ def test_render_is_byte_identical(weasyprint: Any) -> None:
     second = render_pdf(SAMPLE_HTML)
     assert first.startswith(b"%PDF-")
     assert first == second
+
+
+def test_a_render_lets_go_of_its_layout_before_the_collector_resumes(
+    weasyprint: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The render holds the collector off; a layout still alive when it resumes would be moved
+    to an older generation by the first collection and wait there, dead (hundreds of MB in a
+    process that renders many documents). So when the paused block ends, nothing holds it."""
+    documents: list[weakref.ref[Any]] = []
+    alive_as_it_resumes: list[bool] = []
+    lay_out = pdf._lay_out
+
+    def kept(*args: Any) -> tuple[Any, Any]:
+        document, losses = lay_out(*args)
+        documents.append(weakref.ref(document))
+        return document, losses
+
+    @contextlib.contextmanager
+    def paused() -> Iterator[None]:
+        with gc_paused():
+            yield
+        gc.collect()  # whatever nothing holds goes now; what is held stays
+        alive_as_it_resumes.extend(ref() is not None for ref in documents)
+
+    monkeypatch.setattr(pdf, "_lay_out", kept)
+    monkeypatch.setattr(pdf, "gc_paused", paused)
+    render_pdf(SAMPLE_HTML)
+    assert alive_as_it_resumes == [False]
 
 
 def test_the_html_parser_builds_each_pattern_once(
