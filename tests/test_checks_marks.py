@@ -78,3 +78,16 @@ def test_a_mark_goes_on_the_node_whose_field_holds_the_value() -> None:
     marked = {type(listed[i][0]).__name__ + str(i) for i in listed.marked or ()}
     # the root (a nan in its plain tuple), the big leaf and the long string's leaf; not 1.0
     assert marked == {"_Branch0", "_Leaf2", "_Leaf3"}
+
+
+def test_a_node_reached_twice_is_listed_once_under_its_first_owners() -> None:
+    shared = _Leaf(1e10)
+    inner = _Branch((shared,), {})
+    root = _Branch((inner, shared), {"again": shared})
+    listed = walk.nodes(root)
+    assert [(node, owners) for node, owners in listed] == [
+        (root, (root,)),
+        (inner, (inner, root)),
+        (shared, (shared, inner, root)),
+    ]
+    assert listed.marked == {2}

@@ -34,20 +34,44 @@ MAX_MAGNITUDE = 1e9
 """The largest number a ruleset may write, in absolute value (the numbers pass's bound)."""
 
 
-class Nodes(list[tuple[object, tuple[object, ...]]]):
-    """Each node of a walk and its enclosing nodes, itself first, in the order of the walk;
-    ``marked``: the positions in the list of the nodes that may hold a string, a table or a
-    number over its bound (see the module's docstring); None when not known (every node may)."""
+class Nodes:
+    """Each node of a walk, in the order of the walk, with the nodes that enclose it; item
+    ``i`` is (the node, its enclosing nodes, itself first). ``marked``: the positions in the
+    list of the nodes that may hold a string, a table or a number over its bound (see the
+    module's docstring); None when not known (every node may). ``Nodes(listed)``: the same
+    nodes with no marks.
 
-    marked: set[int] | None = None
-    _kinds: dict[type, list[int]] | None = None
+    The walk keeps each node's enclosing node as its position (``parents``; -1 for the root)
+    and makes the tuple of enclosing nodes only for a node a pass reads (issue 44: a tuple
+    for each node was a fifth of the walk's time)."""
+
+    def __init__(self, listed: Nodes | None = None) -> None:
+        self.nodes: list[object] = [] if listed is None else listed.nodes
+        self.parents: list[int] = [] if listed is None else listed.parents
+        self.marked: set[int] | None = None
+        self._kinds: dict[type, list[int]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __getitem__(self, at: int) -> tuple[object, tuple[object, ...]]:
+        node = self.nodes[at]
+        owners = [node]
+        at = self.parents[at]
+        while at >= 0:
+            owners.append(self.nodes[at])
+            at = self.parents[at]
+        return node, tuple(owners)
+
+    def __iter__(self) -> Iterator[tuple[object, tuple[object, ...]]]:
+        return (self[i] for i in range(len(self.nodes)))
 
     def positions(self, test: Callable[[type], bool]) -> list[int]:
         """The positions in the list of the nodes whose class passes ``test``, in the walk's
         order: a pass after a few classes asks each class once, not each node (issue 44)."""
         if self._kinds is None:
             self._kinds = {}
-            for i, (node, _) in enumerate(self):
+            for i, node in enumerate(self.nodes):
                 self._kinds.setdefault(type(node), []).append(i)
         picked = [i for kind, at in self._kinds.items() if test(kind) for i in at]
         picked.sort()
@@ -63,7 +87,7 @@ def nodes(root: object) -> Nodes:
     depth-first walk in field order, each node once."""
     out = Nodes()
     out.marked = set()
-    _collect(root, (), set(), out, out.marked)
+    _collect(root, -1, set(), out, out.marked)
     return out
 
 
@@ -102,10 +126,12 @@ def field_names(node: object) -> tuple[str, ...]:
     return _field_names(cast(Any, type(node)))
 
 
-Visit = Callable[[Any, tuple[object, ...], set[int], Nodes, set[int]], bool]
-"""A step of the walk: (a value, the nodes that enclose it, the ids of the nodes listed, the
-list, the marks). Lists the nodes under the value (each once) and marks those with a field
-that may be over a bound; True when the value is a plain one (not a node) that may be."""
+Visit = Callable[[Any, int, set[int], Nodes, set[int]], bool]
+"""A step of the walk: (a value, the position in the list of the node that holds it, -1 for
+none; the ids of the nodes listed, the list, the marks). Lists the nodes under the value (each
+once) and marks those with a field that may be over a bound; True when the value is a plain
+one (not a node) that may be. A node class's visit is called only for a node not listed yet
+(the caller asks ``seen``)."""
 
 _ODD = """\
     kind = type(value)
@@ -118,11 +144,12 @@ _ODD = """\
     elif kind is bool or value is None:
         pass
     elif kind is tuple or kind is list or kind is dict:
-        if value and _plain(value, owners, seen, out, marks):  # an empty one holds nothing
+        if value and _plain(value, at, seen, out, marks):  # an empty one holds nothing
             odd = True
     elif (visit := _VISITORS[kind]) is not None:
-        visit(value, owners, seen, out, marks)
-    elif _other(value, owners, seen, out, marks):
+        if id(value) not in seen:  # a node reached again (one value for many modes): no call
+            visit(value, at, seen, out, marks)
+    elif _other(value, at, seen, out, marks):
         odd = True
 """
 """Whether ``value`` may be over a bound (``odd``), the nodes and plain values under it
@@ -130,14 +157,12 @@ walked: the text the walk's functions are written with, for each place a value i
 field of a node class, an item of a plain value), so that reading one costs no call."""
 
 
-def _other(
-    value: object, owners: tuple[object, ...], seen: set[int], out: Nodes, marks: set[int]
-) -> bool:
+def _other(value: object, at: int, seen: set[int], out: Nodes, marks: set[int]) -> bool:
     """A value of another kind: walked as before when a subclass of a plain one, always read."""
     if isinstance(value, tuple | list | dict):
         for item in value.values() if isinstance(value, dict) else value:
             if type(item) not in _LEAVES:
-                _collect(item, owners, seen, out, marks)
+                _collect(item, at, seen, out, marks)
     return True
 
 
@@ -156,12 +181,12 @@ _SCOPE: dict[str, Any] = {
     "_other": _other,
 }
 _collect: Visit = _written(
-    "def _collect(value, owners, seen, out, marks):\n    odd = False\n" + _ODD + "    return odd\n",
+    "def _collect(value, at, seen, out, marks):\n    odd = False\n" + _ODD + "    return odd\n",
     "_collect",
 )
 _SCOPE["_collect"] = _collect
 _SCOPE["_plain"] = _written(
-    "def _plain(plain, owners, seen, out, marks):\n"
+    "def _plain(plain, at, seen, out, marks):\n"
     "    odd = len(plain) > MAX_TABLE_ROWS\n"
     "    for value in plain.values() if type(plain) is dict else plain:\n"
     + textwrap.indent(_ODD, "    ")
@@ -181,11 +206,10 @@ def _visitor(cls: type) -> Visit | None:
         Visit,
         _written(
             f"def visit_{cls.__name__}(node, outer, seen, out, marks):\n"
-            "    if id(node) in seen:\n        return False\n"
-            "    seen.add(id(node))\n"
-            "    owners = (node, *outer)\n"
-            "    at = len(out)\n"
-            "    out.append((node, owners))\n"
+            "    seen.add(id(node))  # the caller asked: not seen before\n"
+            "    at = len(out.nodes)  # this node's position: its fields' enclosing node\n"
+            "    out.nodes.append(node)\n"
+            "    out.parents.append(outer)\n"
             "    odd = False\n" + fields + "    if odd:\n        marks.add(at)\n"
             "    return False\n",
             f"visit_{cls.__name__}",
