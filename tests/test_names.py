@@ -94,6 +94,20 @@ def test_the_names_pass_refuses_a_malformed_name_in_any_slot(compiler: Compiler)
     assert diag.code == "E106" and "steps[0].param" in diag.message
 
 
+def test_the_names_pass_reads_a_node_that_may_be_none_and_a_nodes_only_name() -> None:
+    """A node in a field that may be None (a cell's default) and the one name of a small node
+    (a symbol) are read like any other: the walk passes by only the fields and nodes that can
+    hold no name (issue 44)."""
+    cell = ir.Cell(ir.Same("soft", ir.Symbol(INJECTED)), {"tracked": ir.Symbol("x-y")})
+    found = [(slot.text, slot.path) for slot in names.slots(cell)]
+    assert found == [
+        ("soft", "default.feature"),
+        (INJECTED, "default.resolved.name"),
+        ("tracked", "exceptions.tracked"),
+        ("x-y", "exceptions.tracked.name"),
+    ]
+
+
 def test_the_names_pass_refuses_a_path_as_a_language_code(compiler: Compiler) -> None:
     ruleset = heavy_gear(compiler)
     broken = dataclasses.replace(ruleset, languages=("en", "../fr"))

@@ -205,6 +205,8 @@ def _walker(tp: Any) -> Walker | None:
 
         return leaf
     if origin in (Union, types.UnionType):
+        if all(_walker(arg) is None for arg in get_args(tp)):
+            return None  # `str | None`, `float | None`: no node and no name in it
 
         def union(
             value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out, known: Known
@@ -238,7 +240,8 @@ def _walker(tp: Any) -> Walker | None:
 
 def _record(cls: type) -> Walker | None:
     """The walker of a node of class ``cls``: its fields that can hold names read in order
-    (:func:`_read`); None when ``cls`` is no IR class. Written once per class, on first use."""
+    (:func:`_read`); None when ``cls`` is no IR class or none of its fields can hold a name.
+    Written once per class, on first use."""
     if not dataclasses.is_dataclass(cls):
         return None
     namespace: dict[str, Any] = {"_RECORDS": _RECORDS}
@@ -247,6 +250,8 @@ def _record(cls: type) -> Walker | None:
         if _walker(tp) is not None:
             lines.append(f"    value = node.{name}")
             lines += _read(tp, "value", f"(path, {name!r})", repr(name), namespace, "    ")
+    if len(lines) == 2:
+        return None  # no field can hold a name (a number, a marker): the walk passes it by
     return _run(lines, namespace)
 
 
