@@ -238,16 +238,26 @@ class CostLowering(ModifierLowering):
 
     def _costs(self, fid: str) -> dict[str, ir.Value]:
         """The cost of ``fid`` for each mode. A cell with no keyed entry and no `as` gives
-        every mode its value (issue 44: most cells; each mode was asked in turn)."""
+        every mode its value (issue 44: most cells; each mode was asked in turn); a mode with
+        an entry of its own takes it, and one that no group named in the cell holds takes the
+        value for all (``written_cost`` gives the same: no group to choose from)."""
         cell = self.raw_costs.get(fid)
         if cell is None:
             return dict.fromkeys(self.modes, ZERO)
         if not cell.exceptions and not isinstance(cell.default, ir.Same):
             return dict.fromkeys(self.modes, ZERO if cell.default is None else cell.default)
         order, groups, unnamed = self.order_of(fid), self.group_list, self.unnamed
+        exceptions = cell.exceptions
+        grouped = {m for g in groups if g.id in exceptions for m in g.members}
         out: dict[str, ir.Value] = {}
+        value: ir.Value | None
         for mode in self.modes:  # _cost_for's first step, the cell's reading asked once
-            value = semantics.written_cost(cell, mode, groups, order, unnamed)
+            if mode in exceptions:
+                value = exceptions[mode]
+            elif mode not in grouped:  # no group of the cell holds it: the value for all
+                value = cell.default
+            else:
+                value = semantics.written_cost(cell, mode, groups, order, unnamed)
             if isinstance(value, ir.Same):
                 value = self._cost_for(fid, mode, ())  # `as X`: followed, cycles reported
             out[mode] = ZERO if value is None else value
