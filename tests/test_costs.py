@@ -230,6 +230,15 @@ def found(compiler: Compiler, row: str, more: str = "") -> list[tuple[str, int, 
     return [(d.code, d.pos.line, d.pos.column) for d in compiled.diagnostics if d.pos is not None]
 
 
+def test_an_as_in_a_cost_cell_holds_the_cost_it_stands_for(compiler: Compiler) -> None:
+    row = '  a "A" | 2, walker 3\n  b "B" | as a, walker as a\n  c "C" | 1, walker 4'
+    compiled = compile_snippet(compiler, HEADER + 'layer l "L" {\n' + row + "\n}\n")
+    assert compiled.ok and compiled.ruleset is not None
+    cells = {f.id: f.cells["cost"] for f in compiled.ruleset.features}
+    assert cells["b"] == ir.Cell(ir.Same("a", ir.Number(2)), {"walker": ir.Same("a", ir.Number(3))})
+    assert cells["c"] == ir.Cell(ir.Number(1), {"walker": ir.Number(4)})  # no `as`: as written
+
+
 def test_a_share_beyond_the_allowance_is_refused(compiler: Compiler) -> None:
     assert found(compiler, '  a "A" | share 3/2') == [("E220", LINE, 11)]
     assert found(compiler, '  a "A" | 1, walker share 1/0') == [("E220", LINE, 21)]

@@ -288,7 +288,12 @@ class CostLowering(ModifierLowering):
         return value
 
     def _resolve_same_cell(self, fid: str, cell: ir.Cell) -> ir.Cell:
-        """Fill in what each `as X` stands for; for a default, as X's own default."""
+        """Fill in what each `as X` stands for; for a default, as X's own default. A cell
+        with no `as` is the cell as written (issue 44: most cells; it was copied)."""
+        if not isinstance(cell.default, ir.Same) and not any(
+            isinstance(v, ir.Same) for v in cell.exceptions.values()
+        ):
+            return cell
 
         def fill(value: ir.Value | None, mode: str | None) -> ir.Value | None:
             if not isinstance(value, ir.Same):
