@@ -143,8 +143,7 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
     cost_unit = rs.units.get("cost")
     steps = {s.id: s for s in rs.steps}
     inputs: dict[str, tuple[str, ir.Step]] = {}
-    for feature, cell, value in _written(rs):
-        pos = where.of(value, cell, feature)
+    for feature, cell, value in _written(rs):  # a value's place looked up when reported
         match value:
             case ir.Share(numerator=numerator, denominator=denominator) if not (
                 0 < numerator <= denominator
@@ -154,11 +153,12 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
                         "E220",
                         f"'{feature.id}' costs a share of {value.numerator}/{value.denominator}"
                         " of the allowance",
-                        pos,
+                        where.of(value, cell, feature),
                         "a share is a part of the allowance: `share 1/2`, `share 2/3`, `share all`",
                     )
                 )
             case ir.StepCost(step=name) if name in steps:
+                pos = where.of(value, cell, feature)
                 out += _step_cost(steps[name], cost_unit, inputs, pos, where)
             case ir.Number() | ir.Marker() | ir.Same() | ir.PerDistance():
                 pass  # no check of its own
@@ -175,7 +175,7 @@ def check(rs: ir.Ruleset, where: Positions, nodes: walk.Nodes | None = None) -> 
                         "E223",
                         f"'{feature.id}' costs {spelling.value(value)}, but costs are in "
                         f"'{cost_unit}'",
-                        pos,
+                        where.of(value, cell, feature),
                         f"write the cost in {cost_unit} (see `units cost {cost_unit}`)",
                     )
                 )
