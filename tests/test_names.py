@@ -99,12 +99,15 @@ def test_the_names_pass_reads_a_node_that_may_be_none_and_a_nodes_only_name() ->
     (a symbol) are read like any other: the walk passes by only the fields and nodes that can
     hold no name (issue 44)."""
     cell = ir.Cell(ir.Same("soft", ir.Symbol(INJECTED)), {"tracked": ir.Symbol("x-y")})
-    found = [(slot.text, slot.path) for slot in names.slots(cell)]
+    found = [
+        (slot.text, slot.path, [type(owner).__name__ for owner in slot.owners])
+        for slot in names.slots(cell)
+    ]
     assert found == [
-        ("soft", "default.feature"),
-        (INJECTED, "default.resolved.name"),
-        ("tracked", "exceptions.tracked"),
-        ("x-y", "exceptions.tracked.name"),
+        ("soft", "default.feature", ["Same", "Cell"]),
+        (INJECTED, "default.resolved.name", ["Symbol", "Same", "Cell"]),
+        ("tracked", "exceptions.tracked", ["Cell"]),
+        ("x-y", "exceptions.tracked.name", ["Symbol", "Cell"]),
     ]
 
 

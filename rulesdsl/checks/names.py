@@ -31,6 +31,10 @@ Path = tuple[Any, ...]
 """A path in the IR as nested pairs, (the path before, the last part), so that a step down
 costs a pair, not a copy of the whole path."""
 
+Owners = tuple[Any, ...]
+"""The IR nodes that hold a value as nested pairs, (the innermost node, the nodes that hold
+it), ``()`` at the root: a node costs the walk a pair, not a copy of all that hold it."""
+
 
 @dataclass(frozen=True, slots=False)
 class Slot:
@@ -82,7 +86,7 @@ def check(
         ):
             first = bad.get(text)
             if first is None or (declares and not first.declares):
-                bad[text] = Slot(*found)
+                bad[text] = _made(found)
         else:
             good.add((text, id(pattern), declares))
 
@@ -138,12 +142,23 @@ def slots(value: object) -> Iterator[Slot]:
     found: list[Found] = []
     _walk(value, found.append, set())
     for each in found:
-        yield Slot(*each)
+        yield _made(each)
 
 
-Found = tuple[str, ir.Pattern, bool, "Path", tuple[object, ...], str]
+Found = tuple[str, ir.Pattern, bool, Path, Owners, str]
 """A slot's fields as a plain tuple: the walk makes one per name in the ruleset, and the
 check makes a :class:`Slot` only of the few that are wrong."""
+
+
+def _made(found: Found) -> Slot:
+    """The :class:`Slot` of a slot the walk found, its owners as a flat tuple."""
+    text, pattern, declares, path, pairs, field = found
+    owners: list[object] = []
+    while pairs:
+        node, pairs = pairs
+        owners.append(node)
+    return Slot(text, pattern, declares, path, tuple(owners), field)
+
 
 Out = Callable[[Found], None]
 """What a walk gives each slot to as it finds it."""
@@ -163,10 +178,10 @@ Known = set[tuple[str, int, bool]]
 and the walk gives only the first of each to be judged (a call and a path less for the
 rest)."""
 
-Walker = Callable[[Any, Path, tuple[object, ...], str, Out, Known], None]
-"""Gives the slots in a value to a function: (value, path so far, enclosing nodes, field
-name, the function, the slots known good). Plain calls, not nested generators: the walk
-visits every name of a ruleset."""
+Walker = Callable[[Any, Path, Owners, str, Out, Known], None]
+"""Gives the slots in a value to a function: (value, path so far, enclosing nodes as
+:data:`Owners`, field name, the function, the slots known good). Plain calls, not nested
+generators: the walk visits every name of a ruleset."""
 
 
 @cache
@@ -198,7 +213,7 @@ def _walker(tp: Any) -> Walker | None:
         key = id(pattern)
 
         def leaf(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out, known: Known
+            value: Any, path: Path, owners: Owners, field: str, out: Out, known: Known
         ) -> None:
             if isinstance(value, str) and (value, key, declares) not in known:
                 out((value, pattern, declares, path, owners, field))
@@ -209,7 +224,7 @@ def _walker(tp: Any) -> Walker | None:
             return None  # `str | None`, `float | None`: no node and no name in it
 
         def union(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out, known: Known
+            value: Any, path: Path, owners: Owners, field: str, out: Out, known: Known
         ) -> None:
             walker = _RECORDS[type(value)]  # a str, a tuple, None: no walker of its own
             if walker is not None:
@@ -228,7 +243,7 @@ def _walker(tp: Any) -> Walker | None:
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
 
         def record(
-            value: Any, path: Path, owners: tuple[object, ...], field: str, out: Out, known: Known
+            value: Any, path: Path, owners: Owners, field: str, out: Out, known: Known
         ) -> None:
             walker = _RECORDS[type(value)]
             if walker is not None:
@@ -245,7 +260,7 @@ def _record(cls: type) -> Walker | None:
     if not dataclasses.is_dataclass(cls):
         return None
     namespace: dict[str, Any] = {"_RECORDS": _RECORDS}
-    lines = ["def walk(node, path, outer, field, out, known):", "    owners = (node, *outer)"]
+    lines = ["def walk(node, path, outer, field, out, known):", "    owners = (node, outer)"]
     for name, tp in _hints(cls).items():
         if _walker(tp) is not None:
             lines.append(f"    value = node.{name}")
