@@ -27,6 +27,8 @@ def misuse(statements: Sequence[s.Statement]) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for cell, where in _cells(statements):
         for entry in cell.entries:
+            if not entry.along and entry.state is None:
+                continue  # most entries: nothing here to misplace (issue 44)
             if entry.along and where != "edge_cost":
                 out.append(
                     error(
