@@ -192,14 +192,15 @@ class Context:
 
     def labels(self, labels: Iterable[s.Label]) -> dict[str, str]:
         out: dict[str, str] = {}
+        languages = self.header.languages
         for label in labels:
-            lang = label.lang or self.header.languages[0]
-            if lang not in self.header.languages:
+            lang = label.lang or languages[0]
+            if lang not in languages:
                 self.err(
                     "E105",
                     f"'{lang}' is not one of the ruleset's languages",
                     label.pos,
-                    "declared: " + " ".join(self.header.languages),
+                    "declared: " + " ".join(languages),
                 )
                 continue
             out[lang] = label.text

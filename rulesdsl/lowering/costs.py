@@ -18,6 +18,17 @@ from rulesdsl.lowering.modifiers import ModifierLowering
 from rulesdsl.positions import item_field
 from rulesdsl.semantics import routes as semantics_routes
 
+_COST_KINDS: tuple[words.ValueKind, ...] = (
+    "number",
+    "rate",
+    "param_rate",
+    "impassable",
+    "prohibited",
+    "same",
+    *words.ONCE_KINDS,
+)
+"""What a cost cell may hold."""
+
 
 class CostLowering(ModifierLowering):
     """Layers and features: their cost cells, place states and modifier or sight columns."""
@@ -140,27 +151,20 @@ class CostLowering(ModifierLowering):
         return [n.text for n in names or () if self.symbols.require(n, ("group",), "group")]
 
     def _cost_cell(self, cell: s.CellNode) -> ir.Cell:
-        allowed: tuple[words.ValueKind, ...] = (
-            "number",
-            "rate",
-            "param_rate",
-            "impassable",
-            "prohibited",
-            "same",
-            *words.ONCE_KINDS,
-        )
         default: ir.Value | None = None
         exceptions: dict[str, ir.Value] = {}
         states: dict[str, ir.PlaceState] = {}
         along: dict[str, ir.Value] = {}
         for entry in cell.entries:
-            if self._combination(entry, "a cost is keyed by one mode or group: `<mode> <value>`"):
+            if entry.key2 is not None and self._combination(
+                entry, "a cost is keyed by one mode or group: `<mode> <value>`"
+            ):
                 continue
             if (entry.along or entry.state is not None) and not self._map_entry(
                 entry, states, along
             ):
                 continue
-            value = self.value(entry.value, allowed, "a movement cost")
+            value = self.value(entry.value, _COST_KINDS, "a movement cost")
             if isinstance(value, ir.StepCost) and not self.symbols.require(
                 s.Name(value.step, entry.value.pos), ("step",), "step"
             ):

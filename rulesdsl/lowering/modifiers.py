@@ -17,17 +17,20 @@ from rulesdsl.lowering.context import (
     shown,
 )
 
+_KINDS: tuple[words.ValueKind, ...] = ("number", "blocked", "given")
+"""What a modifier cell may hold in a ``when`` line."""
+_STEP_KINDS: tuple[words.ValueKind, ...] = (*_KINDS, "step_cost")
+"""What a modifier cell may hold in a row: a step's answer too."""
+
 
 class ModifierLowering(Context):
     """Modifiers: factor cells by one or two contexts, combinations, policy and clamp."""
 
-    def _modifier_value(self, modifier: str, entry: s.Entry, steps: bool) -> ir.Value | None:
-        """A modifier cell's value: a number, ``blocked``, ``given``, or (``steps``: not in a
-        ``when`` line) ``step NAME``, the step's answer for its input given by name."""
-        kinds: tuple[words.ValueKind, ...] = ("number", "blocked", "given")
-        value = self.value(
-            entry.value, (*kinds, "step_cost") if steps else kinds, f"the {modifier} modifier"
-        )
+    def _modifier_value(self, what: str, entry: s.Entry, steps: bool) -> ir.Value | None:
+        """A modifier cell's value (``what``: the modifier, in words): a number, ``blocked``,
+        ``given``, or (``steps``: not in a ``when`` line) ``step NAME``, the step's answer for
+        its input given by name."""
+        value = self.value(entry.value, _STEP_KINDS if steps else _KINDS, what)
         if isinstance(value, ir.StepCost) and not self.symbols.require(
             s.Name(value.step, entry.value.pos), ("step",), "step"
         ):
@@ -54,12 +57,13 @@ class ModifierLowering(Context):
         keys = self.context_values.get(context, ()) if context else ()
         default: ir.Value | None = None
         exceptions: dict[str, ir.Value] = {}
+        what = f"the {modifier} modifier"  # once a cell (issue 44: it was once an entry)
         for entry in cell.entries:
-            if self._combination(
+            if entry.key2 is not None and self._combination(
                 entry, f"declare it with `modifier {modifier} by <context>, <context>`"
             ):
                 continue
-            value = self._modifier_value(modifier, entry, steps)
+            value = self._modifier_value(what, entry, steps)
             if value is None:
                 continue
             if entry.key is None:
