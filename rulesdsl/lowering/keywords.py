@@ -83,12 +83,18 @@ def expand_groups(
     members = {g.id: g.members for g in groups}
     values: dict[str, ir.Value] = {}
     ambiguous: list[tuple[str, tuple[str, str]]] = []
+    # one group in the cell and no precedence to weigh against the value for everyone: that
+    # group speaks for each of its modes, as group_choice says (issue 44: most cells)
+    alone = sum(key in members for key in exceptions) == 1 and not (everyone and precedence)
     for key, value in exceptions.items():
         if key not in members:
             values[key] = value
             continue
         for mode in members[key]:
             if mode in exceptions or mode in values or mode not in modes:
+                continue
+            if alone:
+                values[mode] = value
                 continue
             chosen, clash = semantics.group_choice(exceptions, mode, groups, precedence, everyone)
             if clash is not None:
