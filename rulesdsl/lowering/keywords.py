@@ -85,7 +85,7 @@ def expand_groups(
     ambiguous: list[tuple[str, tuple[str, str]]] = []
     # one group in the cell and no precedence to weigh against the value for everyone: that
     # group speaks for each of its modes, as group_choice says (issue 44: most cells)
-    alone = sum(key in members for key in exceptions) == 1 and not (everyone and precedence)
+    alone = len(exceptions.keys() & members.keys()) == 1 and not (everyone and precedence)
     for key, value in exceptions.items():
         if key not in members:
             values[key] = value
