@@ -8,6 +8,11 @@ on it; otherwise a collection puts one element a line (a trailing comma after ea
 more than one, or is a tuple of one), and a call first tries all its arguments on one indented
 line. A string in pieces is joined into one literal when that fits, else its pieces go one a
 line. ``tests/test_module_layout.py`` holds the layouts to ``ruff format --check``.
+
+Most of a large module's data is plain dicts, tuples, strings and numbers that fit on their
+line, or dicts broken one entry a line: :func:`layout_value` and :func:`layout_entry` lay those
+out from the values themselves, with no tree, and hand the rest to the tree
+(``tests/test_layout_values.py`` holds them to the tree's text).
 """
 
 from __future__ import annotations
