@@ -177,12 +177,12 @@ def flat_value(value: Any) -> str:
     kind = type(value)
     if kind is str:
         return _flat_string(value)
+    if kind is int:
+        return repr(value)
     if kind is dict:
         return _braced(_entry_parts(value))
     if kind is tuple or kind is list:
         return _parenthesized([flat_value(v) for v in value])
-    if kind is int:
-        return repr(value)
     if isinstance(value, Atom):  # python_values.Code
         return value.text
     return flat(tree(value))
@@ -247,7 +247,9 @@ def layout_value(value: Any, indent: int, column: int, tail: int = 0) -> str:
     line form is made once (issue 44: most of a big module's data). Other kinds, and a value
     given as a node, go through the tree."""
     kind = type(value)
-    if kind is dict:
+    if kind is str:  # the most common
+        one_line = _flat_string(value)
+    elif kind is dict:
         parts = _entry_parts(value)
         one_line = _braced(parts)
     elif kind is tuple or kind is list:
