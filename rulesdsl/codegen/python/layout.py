@@ -93,14 +93,26 @@ def width(text: str) -> int:
     0 for a combining mark, else 1."""
     if text.isascii():
         return len(text)
-    return sum(
-        2
-        if unicodedata.east_asian_width(ch) in "WF"
-        else 0
-        if unicodedata.category(ch) in ("Mn", "Me")
-        else 1
-        for ch in text
-    )
+    return sum(map(_COLUMNS.__getitem__, text))
+
+
+class _Columns(dict[str, int]):
+    """Each character's columns, looked up in the Unicode database once per character (issue 44:
+    a module in Russian measured each line's every character again, a third of its render)."""
+
+    def __missing__(self, ch: str) -> int:
+        columns = (
+            2
+            if unicodedata.east_asian_width(ch) in "WF"
+            else 0
+            if unicodedata.category(ch) in ("Mn", "Me")
+            else 1
+        )
+        self[ch] = columns
+        return columns
+
+
+_COLUMNS = _Columns()
 
 
 # ---- strings as ruff writes them --------------------------------------------------------------
