@@ -15,6 +15,7 @@ templates their variables: :mod:`rulesdsl.codegen.python.header`,
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from functools import cache
@@ -147,8 +148,8 @@ def _has_lookalike_script(text: str) -> bool:
         return False
     return any(
         ch.isalpha() and unicodedata.name(ch, "").startswith(("CYRILLIC", "GREEK"))
-        for ch in set(text) - _ASCII
+        for ch in set(_ASCII_RUNS.sub("", text))  # a fifth of set(text)'s time (issue 44)
     )
 
 
-_ASCII = frozenset(map(chr, range(128)))
+_ASCII_RUNS = re.compile(r"[\x00-\x7f]+")

@@ -39,7 +39,8 @@ def py(value: Any, column: int = 0, indent: int = 0, tail: int = 1) -> str:
 def doc(text: str) -> str:
     """Text made safe inside a triple-quoted docstring, on one line."""
     flat = " ".join(str(text).split())
-    flat = "".join(ch for ch in flat if ch.isprintable())
+    if not flat.isprintable():  # a check in C first: most texts are (issue 44)
+        flat = "".join(ch for ch in flat if ch.isprintable())
     flat = flat.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     return flat + " " if flat.endswith('"') else flat
 
