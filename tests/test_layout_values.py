@@ -53,7 +53,7 @@ def _value(rng: random.Random, depth: int) -> object:
 
 def test_values_are_laid_out_as_their_trees_are() -> None:
     rng = random.Random(44)
-    for _ in range(1500):
+    for _ in range(1000):
         value = _value(rng, 0)
         indent = rng.randrange(0, 40, 4)
         column = indent + rng.randrange(100 - indent)
@@ -67,7 +67,7 @@ def test_values_are_laid_out_as_their_trees_are() -> None:
 
 def test_dict_entries_are_laid_out_as_their_trees_are() -> None:
     rng = random.Random(45)
-    for _ in range(1500):
+    for _ in range(1000):
         key = rng.choice([rng.choice(KEYS), (rng.choice(KEYS), rng.choice(KEYS)), 7])
         value = _value(rng, 1)
         indent = rng.randrange(0, 40, 4)
