@@ -30,9 +30,10 @@ class Code(python_layout.Atom):
 def py(value: Any, column: int = 0, indent: int = 0, tail: int = 1) -> str:
     """A Python literal for plain data, laid out as ruff's formatter would: it starts at
     ``column`` of a line indented by ``indent`` and is followed by ``tail`` characters on its
-    last line (by default a comma). :func:`rulesdsl.codegen.python.layout.tree` reads the
-    plain data itself (a float as :func:`tidy` writes it, a list as a tuple), so no plain copy
-    of the value is made first (issue 44: a big module's data was copied once more)."""
+    last line (by default a comma). :func:`rulesdsl.codegen.python.layout.layout_value` reads
+    the plain data itself (a float as :func:`tidy` writes it, a list as a tuple), so no plain
+    copy of the value is made first, nor a layout tree where the tree would not change the
+    text (issue 44)."""
     return python_layout.layout_value(value, indent, column, tail)
 
 
