@@ -177,12 +177,12 @@ def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> PerDist
     """A resolved cost per distance unit, as the module carries it."""
     cost = semantics.per_distance(value, params)
     match cost:
+        case float() | int():  # the most common, first (issue 44: a cost per feature and mode)
+            return cost
         case semantics.Unfilled(param=name):
             return Unfilled(name)
         case ir.Marker(marker=m):
             return Mark(m)
-        case float() | int():
-            return cost
         case _:
             assert_never(cost)
 
@@ -190,15 +190,7 @@ def per_distance(value: ir.Value, params: Mapping[str, float | None]) -> PerDist
 def once_cost(rs: ir.Ruleset, value: ir.Value) -> OnceCost | None:
     """A cost paid once per move as the module carries it; None for a cost per distance."""
     match value:
-        case ir.Same(resolved=resolved):
-            return once_cost(rs, resolved)
-        case ir.Flat(amount=amount):
-            return Flat(amount.value)
-        case ir.Share(numerator=n, denominator=d, but=but):
-            return Share(n, d, but.value if but is not None else 0)
-        case ir.StepCost(step=name):
-            return StepCost(name, next(s.param for s in rs.steps if s.id == name))
-        case (
+        case (  # the most common first (issue 44: a cost per feature and mode)
             ir.Number()
             | ir.Rate()
             | ir.ParamRate()
@@ -213,5 +205,13 @@ def once_cost(rs: ir.Ruleset, value: ir.Value) -> OnceCost | None:
             | ir.Text()
         ):
             return None
+        case ir.Same(resolved=resolved):
+            return once_cost(rs, resolved)
+        case ir.Flat(amount=amount):
+            return Flat(amount.value)
+        case ir.Share(numerator=n, denominator=d, but=but):
+            return Share(n, d, but.value if but is not None else 0)
+        case ir.StepCost(step=name):
+            return StepCost(name, next(s.param for s in rs.steps if s.id == name))
         case _:
             assert_never(value)

@@ -8,6 +8,11 @@ on it; otherwise a collection puts one element a line (a trailing comma after ea
 more than one, or is a tuple of one), and a call first tries all its arguments on one indented
 line. A string in pieces is joined into one literal when that fits, else its pieces go one a
 line. ``tests/test_module_layout.py`` holds the layouts to ``ruff format --check``.
+
+Most of a large module's data is plain dicts, tuples, strings and numbers that fit on their
+line, or dicts broken one entry a line: :func:`layout_value` and :func:`layout_entry` lay those
+out from the values themselves, with no tree, and hand the rest to the tree
+(``tests/test_layout_values.py`` holds them to the tree's text).
 """
 
 from __future__ import annotations
@@ -88,14 +93,26 @@ def width(text: str) -> int:
     0 for a combining mark, else 1."""
     if text.isascii():
         return len(text)
-    return sum(
-        2
-        if unicodedata.east_asian_width(ch) in "WF"
-        else 0
-        if unicodedata.category(ch) in ("Mn", "Me")
-        else 1
-        for ch in text
-    )
+    return sum(map(_COLUMNS.__getitem__, text))
+
+
+class _Columns(dict[str, int]):
+    """Each character's columns, looked up in the Unicode database once per character (issue 44:
+    a module in Russian measured each line's every character again, a third of its render)."""
+
+    def __missing__(self, ch: str) -> int:
+        columns = (
+            2
+            if unicodedata.east_asian_width(ch) in "WF"
+            else 0
+            if unicodedata.category(ch) in ("Mn", "Me")
+            else 1
+        )
+        self[ch] = columns
+        return columns
+
+
+_COLUMNS = _Columns()
 
 
 # ---- strings as ruff writes them --------------------------------------------------------------
@@ -133,7 +150,8 @@ def call(function: str, *args: Any, exploded: bool = False) -> Call:
 
 
 def tree(value: Any) -> Node:
-    """The tree of a plain value (dicts, tuples, strings, numbers, source Code, None)."""
+    """The tree of a plain value (dicts, tuples, strings, numbers, None); a node (a
+    python_values.Code is an Atom) as it is."""
     kind = type(value)  # the most common kinds first, by type (issue 29: big modules)
     if kind is str:
         return string(value)
@@ -161,10 +179,43 @@ def tree(value: Any) -> Node:
     if isinstance(value, list | tuple):
         items = tuple(tree(v) for v in value)
         return Group("(", items, ")", one_tuple=len(items) == 1)
-    text = getattr(value, "source", None)  # python_values.Code: already-safe source
-    if isinstance(text, str):
-        return Atom(text)
     raise TypeError(f"cannot emit {value!r}")  # pragma: no cover
+
+
+def flat_value(value: Any) -> str:
+    """``flat(tree(value))``, read from the plain value itself: no tree is made to find that a
+    value fits on its line, as most of a module's data does (issue 44). Kinds other than the
+    common plain ones go through the tree."""
+    kind = type(value)
+    if kind is str:
+        return _flat_string(value)
+    if kind is int:
+        return repr(value)
+    if kind is dict:
+        return _braced(_entry_parts(value))
+    if kind is tuple or kind is list:
+        return _parenthesized([flat_value(v) for v in value])
+    if isinstance(value, Atom):  # python_values.Code
+        return value.text
+    return flat(tree(value))
+
+
+def _entry_parts(value: dict[Any, Any]) -> list[str]:
+    return [flat_value(k) + ": " + flat_value(v) for k, v in value.items()]
+
+
+def _braced(parts: list[str]) -> str:
+    return "{" + ", ".join(parts) + "}"
+
+
+def _parenthesized(parts: list[str]) -> str:
+    return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+
+@lru_cache(maxsize=1 << 16)
+def _flat_string(text: str) -> str:
+    """``flat(string(text))``: the string as one literal."""
+    return flat(string(text))
 
 
 def dict_entry(key: Node, value: Node) -> Entry:
@@ -200,6 +251,60 @@ def flat(node: Node) -> str:
             return (k if isinstance(k, str) else flat(k)) + sep + flat(v)
         case _:
             assert_never(node)
+
+
+def layout_value(value: Any, indent: int, column: int, tail: int = 0) -> str:
+    """``layout(tree(value), ...)``, read from the plain value itself: a value that fits on its
+    line, and a dict or tuple broken one element a line, need no tree, and each element's one
+    line form is made once (issue 44: most of a big module's data). Other kinds, and a value
+    given as a node, go through the tree."""
+    kind = type(value)
+    if kind is str:  # the most common
+        one_line = _flat_string(value)
+    elif kind is dict:
+        parts = _entry_parts(value)
+        one_line = _braced(parts)
+    elif kind is tuple or kind is list:
+        parts = [flat_value(v) for v in value]
+        one_line = _parenthesized(parts)
+    elif isinstance(value, Group):  # it may be ``exploded``
+        return layout(value, indent, column, tail)
+    else:
+        one_line = flat_value(value)
+    if column + width(one_line) + tail <= WIDTH:
+        return one_line
+    if kind is dict:
+        comma = len(parts) > 1
+        room = WIDTH - indent - 4 - comma  # an entry that fits is its one line form
+        laid = [
+            part if width(part) <= room else layout_entry(k, v, indent + 4, int(comma))
+            for part, (k, v) in zip(parts, value.items(), strict=True)
+        ]
+        return _one_a_line("{", laid, "}", comma, indent)
+    if kind is tuple or kind is list:
+        room = WIDTH - indent - 5  # so is an element, unless it is a group (maybe exploded)
+        laid = [
+            part
+            if width(part) <= room and not isinstance(v, Group)
+            else layout_value(v, indent + 4, indent + 4, 1)
+            for part, v in zip(parts, value, strict=True)
+        ]
+        return _one_a_line("(", laid, ")", True, indent)  # a comma after each: (x,) too
+    return layout(tree(value), indent, column, tail)
+
+
+def layout_entry(key: Any, value: Any, indent: int, tail: int) -> str:
+    """``layout(dict_entry(tree(key), tree(value)), indent, indent, tail)``: ``key: value`` as
+    an element of a dict laid out one entry a line at ``indent``, with no tree for an entry
+    that fits on its line or has a string key (a tuple key, or a node as the value, may need
+    the tree's own rules when it does not fit)."""
+    if type(key) is str and not isinstance(value, Group):
+        head = _flat_string(key) + ": "
+        return head + layout_value(value, indent, indent + width(head), tail)
+    one_line = flat_value(key) + ": " + flat_value(value)
+    if indent + width(one_line) + tail <= WIDTH:
+        return one_line
+    return layout(dict_entry(tree(key), tree(value)), indent, indent, tail)
 
 
 def layout(node: Node, indent: int, column: int, tail: int = 0) -> str:
@@ -246,12 +351,17 @@ def _group_entry(key: Group, value: Node, sep: str, indent: int, column: int, ta
 def _broken(group: Group, indent: int) -> str:
     """``group`` one element a line."""
     comma = len(group.items) > 1 or group.one_tuple
+    laid = [layout(item, indent + 4, indent + 4, int(comma)) for item in group.items]
+    return _one_a_line(group.open, laid, group.close, comma, indent)
+
+
+def _one_a_line(open_: str, laid: list[str], close: str, comma: bool, indent: int) -> str:
+    """A collection's elements, each already laid out, one a line between ``open_`` and
+    ``close`` (a trailing comma after each when ``comma``)."""
     inner = " " * (indent + 4)
-    lines = [
-        inner + layout(item, indent + 4, indent + 4, int(comma)) + ("," if comma else "")
-        for item in group.items
-    ]
-    return group.open + "\n" + "\n".join(lines) + "\n" + " " * indent + group.close
+    end = "," if comma else ""
+    lines = [inner + text + end for text in laid]
+    return open_ + "\n" + "\n".join(lines) + "\n" + " " * indent + close
 
 
 def statement(head: str, node: Node, indent: int = 0) -> str:

@@ -12,7 +12,7 @@ from rulesdsl.codegen.python import facing as python_facing
 from rulesdsl.codegen.python import free_facing as python_free_facing
 from rulesdsl.codegen.python import moves as python_moves
 from rulesdsl.codegen.python import once_costs
-from rulesdsl.codegen.python.values import tidy
+from rulesdsl.codegen.python.values import Code, tidy
 
 
 def movement_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
@@ -26,7 +26,7 @@ def movement_context(plan: plan_movement.MovementPlan) -> dict[str, Any]:
         "grid_sizes": {unit: tidy(size) for unit, size in grid.sizes.items()} if grid else {},
         "grid_diagonals": grid.diagonals if grid else (),
         "once_costs": [
-            ((c.mode, c.feature), once_costs.once_py(c.cost)) for c in plan.per_move_costs
+            ((c.mode, c.feature), Code(once_costs.once_py(c.cost))) for c in plan.per_move_costs
         ],
         "once_inputs": plan.cost_inputs,
         "shares": any(isinstance(c.cost, plan_values.Share) for c in plan.per_move_costs),

@@ -13,35 +13,35 @@ from rulesdsl.codegen.python.layout import WIDTH
 from rulesdsl.codegen.python.once_costs import once_py
 
 
-class Code:
-    """Python source built here from already-safe parts; emitted as is."""
+class Code(python_layout.Atom):
+    """Python source built here from already-safe parts; emitted as is (to the layout, an atom:
+    never split)."""
 
-    def __init__(self, source: str) -> None:
-        self.source = source
+    __slots__ = ()
+
+    @property
+    def source(self) -> str:
+        return self.text
 
     def __repr__(self) -> str:
-        return self.source
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Code) and other.source == self.source
-
-    def __hash__(self) -> int:
-        return hash(self.source)
+        return self.text
 
 
 def py(value: Any, column: int = 0, indent: int = 0, tail: int = 1) -> str:
     """A Python literal for plain data, laid out as ruff's formatter would: it starts at
     ``column`` of a line indented by ``indent`` and is followed by ``tail`` characters on its
-    last line (by default a comma). :func:`rulesdsl.codegen.python.layout.tree` reads the
-    plain data itself (a float as :func:`tidy` writes it, a list as a tuple), so no plain copy
-    of the value is made first (issue 44: a big module's data was copied once more)."""
-    return python_layout.layout(python_layout.tree(value), indent, column, tail)
+    last line (by default a comma). :func:`rulesdsl.codegen.python.layout.layout_value` reads
+    the plain data itself (a float as :func:`tidy` writes it, a list as a tuple), so no plain
+    copy of the value is made first, nor a layout tree where the tree would not change the
+    text (issue 44)."""
+    return python_layout.layout_value(value, indent, column, tail)
 
 
 def doc(text: str) -> str:
     """Text made safe inside a triple-quoted docstring, on one line."""
     flat = " ".join(str(text).split())
-    flat = "".join(ch for ch in flat if ch.isprintable())
+    if not flat.isprintable():  # a check in C first: most texts are (issue 44)
+        flat = "".join(ch for ch in flat if ch.isprintable())
     flat = flat.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     return flat + " " if flat.endswith('"') else flat
 
@@ -101,12 +101,12 @@ def per_distance_py(cost: plan_values.PerDistance) -> Any:
     """A cost per distance as the module writes it: a number, a marker, or the unfilled
     parameter's name."""
     match cost:
+        case float() | int():  # the most common, first (issue 44)
+            return tidy(cost)
         case plan_values.Unfilled(param=name):
             return name
         case plan_values.Mark():
             return literal_py(cost)
-        case float() | int():
-            return tidy(cost)
         case _:
             assert_never(cost)
 
