@@ -126,7 +126,15 @@ def test_the_lazy_lexers_read_what_larks_own_contextual_lexer_reads(name: str) -
 
 
 def _outcome(lark: Lark, text: str) -> object:
+    """The tree, or the error: its kind, place and message, the message's expected terminals
+    (its lines of a tab and ``* NAME``) taken as the set they are. Lark lists them in the order
+    of a set built from the parse table, which is the order of the process that built the
+    table: on a first run, Lark's cache still empty, another process can write the cache
+    between the two parsers' loads (seen in a fresh clone: the same terminals, another order)."""
     try:
         return lark.parse(text)
     except UnexpectedInput as exc:
-        return type(exc).__name__, exc.line, exc.column, str(exc)
+        lines = str(exc).splitlines()
+        expected = sorted(line for line in lines if line.startswith("\t* "))
+        rest = [line for line in lines if not line.startswith("\t* ")]
+        return type(exc).__name__, exc.line, exc.column, rest, expected
