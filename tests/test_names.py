@@ -94,6 +94,16 @@ def test_the_names_pass_refuses_a_malformed_name_in_any_slot(compiler: Compiler)
     assert diag.code == "E106" and "steps[0].param" in diag.message
 
 
+def test_the_names_pass_reads_a_name_in_a_field_that_may_be_none(compiler: Compiler) -> None:
+    """A modifier's context (``Id | None``) is a name slot like any other: the walk of a
+    union that may hold a name reads it (low21 found such fields passed by)."""
+    ruleset = heavy_gear(compiler)
+    modifier = dataclasses.replace(ruleset.modifiers[0], context=INJECTED)
+    broken = dataclasses.replace(ruleset, modifiers=(modifier, *ruleset.modifiers[1:]))
+    [diag] = names.check(broken, HERE)
+    assert diag.code == "E106" and "modifiers[0].context" in diag.message
+
+
 def test_the_names_pass_reads_a_node_that_may_be_none_and_a_nodes_only_name() -> None:
     """A node in a field that may be None (a cell's default) and the one name of a small node
     (a symbol) are read like any other: the walk passes by only the fields and nodes that can

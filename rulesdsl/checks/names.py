@@ -222,10 +222,14 @@ def _walker(tp: Any) -> Walker | None:
     if origin in (Union, types.UnionType):
         if all(_walker(arg) is None for arg in get_args(tp)):
             return None  # `str | None`, `float | None`: no node and no name in it
+        name = next((_walker(arg) for arg in get_args(tp) if _slot(arg) is not None), None)
 
         def union(
             value: Any, path: Path, owners: Owners, field: str, out: Out, known: Known
         ) -> None:
+            if name is not None and isinstance(value, str):  # `Id | None`: the name
+                name(value, path, owners, field, out, known)
+                return
             walker = _RECORDS[type(value)]  # a str, a tuple, None: no walker of its own
             if walker is not None:
                 walker(value, path, owners, field, out, known)
@@ -328,9 +332,9 @@ def _one_node(tp: Any) -> bool:
     union of node classes, or one node class)."""
     if get_origin(tp) is Annotated:
         return _slot(tp) is None and _one_node(get_args(tp)[0])
-    return get_origin(tp) in (Union, types.UnionType) or (
-        isinstance(tp, type) and dataclasses.is_dataclass(tp)
-    )
+    if get_origin(tp) in (Union, types.UnionType):  # of nodes, or None; not `Id | None`
+        return all(_slot(arg) is None for arg in get_args(tp))
+    return isinstance(tp, type) and dataclasses.is_dataclass(tp)
 
 
 class _Records(dict[type, Walker | None]):
