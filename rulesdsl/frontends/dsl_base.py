@@ -19,7 +19,7 @@ from lark.tree import Meta
 from rulesdsl import ir
 from rulesdsl.diagnostics import Diagnostic, error
 from rulesdsl.frontends import syntax as s
-from rulesdsl.frontends.dsl_driver import first_child
+from rulesdsl.frontends.dsl_driver import OneChild, first_child
 from rulesdsl.ir.records import dataclass
 
 
@@ -112,13 +112,12 @@ class Built:
         self.end_column = end_column
 
 
-def _reduce_one(rule: Callable[[Any, list[Any]], Any], children: list[Any]) -> Built:
+def _reduce_one(rule: Callable[[Any, list[Any]], Any], child: Any) -> Built:
     """The reduction of a rule of one child, kept (a number, a quantity, a value: two in
     five): what the general one makes, with less work. A child without text (a ``Built``
     whose ``line`` is None) has no position at all, so its span is the rule's either way.
     A child that is a ``Built`` is the rule's own: it spans the same text, and the parser
     holds it nowhere else once reduced (issue 44: one object fewer in two of these)."""
-    child = children[0]
     if child.__class__ is Built:
         child.value = rule(child, [child.value])
         return child
@@ -216,7 +215,7 @@ class BuilderBase:
             # itself, its text's span the rule's (issue 44)
             return first_child
         if one:
-            return partial(_reduce_one, rule)
+            return OneChild(partial(_reduce_one, rule))
         # every child kept, none spliced (two reductions in three): the children themselves,
         # a list the parser makes for this call alone, are the rule's (issue 44)
         whole = [i for i, splice in keep if not splice] == list(range(len(plan.rule.expansion)))
@@ -253,8 +252,10 @@ class BuilderBase:
                     here.value = alone.value
                     return here
                 return alone
-            values = [c.value if c.__class__ is Built else c for c in raw]
-            here.value = rule(cast(Meta, here), values)
+            for i, child in enumerate(raw):  # the list is this reduction's alone (issue 44)
+                if child.__class__ is Built:
+                    raw[i] = child.value
+            here.value = rule(cast(Meta, here), raw)
             return here
 
         return reduce
@@ -277,7 +278,9 @@ class BuilderBase:
         return rule(tree.meta, children)
 
     def _p(self, meta: Meta | Token | Built) -> s.Pos:
-        return meta_pos(self.file, meta)
+        line = meta.line or 1  # meta_pos, written here: a call per syntax node saved
+        column = meta.column or 1
+        return s.Pos(self.file, line, column, meta.end_line or line, meta.end_column or column)
 
     def _name(self, token: Token) -> s.Name:
         return s.Name(str(token), self._p(token))

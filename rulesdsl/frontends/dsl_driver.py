@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from re import _constants, _parser
 from typing import Any
 
@@ -38,7 +38,8 @@ class Fallback(Exception):
 Row = dict[str, Any]
 """A state's actions by token or rule name: an ``int`` (shift or goto: the next state) or a
 reduction's ``(length, callback, rule name)``; the callback is None for a rule whose lone
-child stands for it (:func:`first_child`): its value stays on the stack as it is."""
+child stands for it (:func:`first_child`): its value stays on the stack as it is. A rule of
+one child is given the child itself, not a list of it (:class:`OneChild`)."""
 
 
 def first_child(children: list[Any]) -> Any:
@@ -46,6 +47,20 @@ def first_child(children: list[Any]) -> Any:
     the child. The fused loop does not call it: it only moves the child's state (issue 44:
     one reduction in seven, a list and a call each)."""
     return children[0]
+
+
+class OneChild:
+    """The callback of a rule of one child, made from ``call``, which takes the child itself:
+    the fused loop calls ``call`` with its stack's top (issue 44: two reductions in five, a
+    list made and taken apart each); Lark's driver calls this with a list of the child."""
+
+    __slots__ = ("call",)
+
+    def __init__(self, call: Callable[[Any], Any]) -> None:
+        self.call = call
+
+    def __call__(self, children: list[Any]) -> Any:
+        return self.call(children[0])
 
 
 Scan = tuple[tuple[Any, ...], frozenset[str], frozenset[str], dict[str, Any]]
@@ -66,14 +81,25 @@ class _Rows(dict[int, Row]):
             if action is Shift:
                 row[name] = arg
             else:
-                call = self._callbacks[arg]
-                row[name] = (
-                    len(arg.expansion),
-                    None if call is first_child else call,
-                    arg.origin.name,
-                )
+                size = len(arg.expansion)
+                row[name] = (size, _fused(self._callbacks[arg], size), arg.origin.name)
         self[state] = row
         return row
+
+
+def _fused(call: Callable[[list[Any]], Any], size: int) -> Callable[[Any], Any] | None:
+    """A reduction's callback as the fused loop calls it (see :data:`Row`)."""
+    if call is first_child:
+        return None
+    if call.__class__ is OneChild:
+        return call.call
+    if size == 1:
+        return partial(_listed, call)
+    return call
+
+
+def _listed(call: Callable[[list[Any]], Any], child: Any) -> Any:
+    return call([child])
 
 
 class _Scans(dict[int, Scan]):
@@ -313,6 +339,9 @@ def _reduce(rows: _Rows, states: list[int], values: list[Any], act: Any) -> None
     size, callback, origin = act
     if callback is None:  # a lone child standing for its rule: its value stays
         del states[-1]
+    elif size == 1:  # given the child itself
+        del states[-1]
+        values[-1] = callback(values[-1])
     elif size:
         children = values[-size:]
         del states[-size:]
