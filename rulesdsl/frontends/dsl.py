@@ -491,8 +491,9 @@ class _Builder(TableRules, MoveRules, ArcRules, ExampleRules):
 
     def quantity(self, meta: Meta, ch: list[Any]) -> s.Located:
         number: ir.Number = ch[0]
-        unit = str(ch[1]) if len(ch) > 1 else None
-        return s.Located(ir.Number(number.value, unit, number.signed), self._p(meta))
+        if len(ch) > 1:
+            number = ir.Number(number.value, str(ch[1]), number.signed)
+        return s.Located(number, self._p(meta))
 
     def rate(self, meta: Meta, ch: list[Any]) -> s.Located:
         return s.Located(ir.Rate(ch[0], ch[1].value), self._p(meta))
