@@ -480,8 +480,7 @@ class _Builder(TableRules, MoveRules, ArcRules, ExampleRules):
     # -- values -----------------------------------------------------------------------------
 
     def number(self, meta: Meta, ch: list[Token]) -> float:
-        text = str(ch[0])
-        return int(text) if ch[0].type == "INT" else float(text)
+        return int(ch[0]) if ch[0].type == "INT" else float(ch[0])
 
     def signed(self, meta: Meta, ch: list[Any]) -> ir.Number:
         if len(ch) == 2:

@@ -17,7 +17,7 @@ from lark.grammar import Rule, Terminal
 from lark.tree import Meta
 
 from rulesdsl import ir
-from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.diagnostics import Diagnostic, error, new_pos
 from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_driver import OneChild, first_child
 from rulesdsl.ir.records import dataclass
@@ -219,14 +219,23 @@ class BuilderBase:
         # every child kept, none spliced (two reductions in three): the children themselves,
         # a list the parser makes for this call alone, are the rule's (issue 44)
         whole = [i for i, splice in keep if not splice] == list(range(len(plan.rule.expansion)))
+        # a rule that opens (closes) with a token: its text starts (ends) there
+        opens, closes = (
+            plan.rule.expansion[i].is_term if plan.rule.expansion else False for i in (0, -1)
+        )
 
         def reduce(children: list[Any]) -> Any:
             first = last = None
-            for child in children:
-                if child.__class__ is not Built or child.line is not None:
-                    first = child
-                    break
-            if first is not None:
+            if opens:
+                first = children[0]
+            else:
+                for child in children:
+                    if child.__class__ is not Built or child.line is not None:
+                        first = child
+                        break
+            if closes:
+                last = children[-1]
+            elif first is not None:
                 for child in reversed(children):
                     if child.__class__ is not Built or child.line is not None:
                         last = child
@@ -280,7 +289,7 @@ class BuilderBase:
     def _p(self, meta: Meta | Token | Built) -> s.Pos:
         line = meta.line or 1  # meta_pos, written here: a call per syntax node saved
         column = meta.column or 1
-        return s.Pos(self.file, line, column, meta.end_line or line, meta.end_column or column)
+        return new_pos(self.file, line, column, meta.end_line or line, meta.end_column or column)
 
     def _name(self, token: Token) -> s.Name:
         return s.Name(str(token), self._p(token))
@@ -357,9 +366,9 @@ class BuilderBase:
     def _checked_number(self, token: Token) -> Token:
         """A number token whose numbers are all at most the largest float, or an error (E005)
         and a stand-in token of the same type with every number made 1."""
-        text = str(token)
-        if len(text) < 309:  # each number in it under 10**308: no float is larger (issue 44)
+        if len(token) < 309:  # each number in it under 10**308: no float is larger (issue 44)
             return token
+        text = str(token)
         if token.type == "NUMBER":
             too_large = float(text) > _LARGEST
         else:

@@ -200,8 +200,12 @@ class Fused:
             token.end_line = line
             token.end_column = pos - line_start + 1
             token.end_pos = pos
-            if kind in retype:
-                token = _retyped(retype[kind], token)
+            if kind in retype:  # a name that may be a keyword (a call per name saved)
+                words = retype[kind]
+                if words.__class__ is dict:
+                    token.type = words.get(value, kind)
+                else:
+                    token = _retyped(words, token)
             if ignored:
                 continue
             kind = token.type  # ParserState.feed_token, written here: a call per token saved
@@ -321,12 +325,11 @@ def _words(callback: Any) -> Any:
     return words
 
 
-def _retyped(callback: Any, token: Token) -> Token:
-    if callback.__class__ is dict:
-        found = callback.get(token.value)
-    elif callback.__class__ is UnlessCallback:  # pragma: no cover - see _words
+def _retyped(callback: Any, token: Token) -> Token:  # pragma: no cover - see _words
+    """A token retyped by a lexer callback that is not plain keywords'."""
+    if callback.__class__ is UnlessCallback:
         found = callback.scanner.fullmatch(token.value)
-    else:  # pragma: no cover - the grammar has no other token callback
+    else:  # the grammar has no other token callback
         raise Fallback
     if found is not None:
         token.type = found
