@@ -159,71 +159,88 @@ class Fused:
         """The start rule's value for ``text``, as Lark's driver would reduce it; ``line`` and
         ``column`` are where the text's first character stands (a fragment's place in its
         file: its first line's columns move, the later lines' do not)."""
-        rows, scans, on_token = self._rows, self._scans, self._on_token
+        rows, scans, on_token, stop = self._rows, self._scans, self._on_token, self._end
         opens, blanks = self._blanks
         states = [self._start]
         values: list[Any] = []
         pos, line_start, end = 0, 1 - column, len(text)
-        token: Token | None = None
-        while pos < end:
-            if text[pos] in opens:  # a run of blanks, matched as any state's lexer would
-                pos = blanks(text, pos).end()  # (issue 44: a third of the matches)
-                if pos == end:
-                    break
-            mres, ignore, newlines, retype = scans[states[-1]]
-            match = None
-            for mre in mres:
-                match = mre.match(text, pos)
-                if match is not None:
-                    break
-            if match is None:
-                raise Fallback
-            value: str = match.group(0)
-            kind = match.lastgroup
-            ignored = kind in ignore
-            if ignored and kind not in retype:
+        while True:
+            if pos == end:  # the end of the text: its reductions, to the start rule's value
+                kind = "$END"
+            else:
+                if text[pos] in opens:  # a run of blanks, matched as any state's lexer would
+                    pos = blanks(text, pos).end()  # (issue 44: a third of the matches)
+                    if pos == end:
+                        continue
+                mres, ignore, newlines, retype = scans[states[-1]]
+                match = None
+                for mre in mres:
+                    match = mre.match(text, pos)
+                    if match is not None:
+                        break
+                if match is None:
+                    raise Fallback
+                value: str = match.group(0)
+                kind = match.lastgroup
+                ignored = kind in ignore
+                if ignored and kind not in retype:
+                    if kind in newlines and "\n" in value:
+                        line += value.count("\n")
+                        line_start = pos + value.rindex("\n") + 1
+                    pos += len(value)
+                    continue
+                token = _new_str(Token, value)
+                token.type = kind
+                token.value = value
+                token.start_pos = pos
+                token.line = line
+                token.column = pos - line_start + 1
                 if kind in newlines and "\n" in value:
                     line += value.count("\n")
                     line_start = pos + value.rindex("\n") + 1
                 pos += len(value)
-                continue
-            token = _new_str(Token, value)
-            token.type = kind
-            token.value = value
-            token.start_pos = pos
-            token.line = line
-            token.column = pos - line_start + 1
-            if kind in newlines and "\n" in value:
-                line += value.count("\n")
-                line_start = pos + value.rindex("\n") + 1
-            pos += len(value)
-            token.end_line = line
-            token.end_column = pos - line_start + 1
-            token.end_pos = pos
-            if kind in retype:  # a name that may be a keyword (a call per name saved)
-                words = retype[kind]
-                if words.__class__ is dict:
-                    token.type = words.get(value, kind)
-                else:
-                    token = _retyped(words, token)
-            if ignored:
-                continue
-            kind = token.type  # ParserState.feed_token, written here: a call per token saved
+                token.end_line = line
+                token.end_column = pos - line_start + 1
+                token.end_pos = pos
+                if kind in retype:  # a name that may be a keyword (a call per name saved)
+                    words = retype[kind]
+                    if words.__class__ is dict:
+                        token.type = words.get(value, kind)
+                    else:
+                        token = _retyped(words, token)
+                if ignored:
+                    continue
+                kind = token.type
+            # ParserState.feed_token, written here (issue 44: a call per token and one per
+            # reduction saved): the reductions this token makes, then its shift
             while True:
                 act = rows[states[-1]].get(kind)
                 if act is None:
                     raise Fallback
                 if act.__class__ is int:
                     break
-                _reduce(rows, states, values, act)
+                size, callback, origin = act
+                if callback is None:  # a lone child standing for its rule: its value stays
+                    del states[-1]
+                elif size == 1:  # given the child itself
+                    del states[-1]
+                    values[-1] = callback(values[-1])
+                elif size:
+                    children = values[-size:]
+                    del states[-size:]
+                    del values[-size:]
+                    values.append(callback(children))
+                else:
+                    values.append(callback([]))
+                goto = rows[states[-1]][origin]
+                if goto == stop and kind == "$END":
+                    return values[-1]
+                states.append(goto)
+            if kind == "$END":  # a shift of the end: not what Lark's driver does
+                raise Fallback
             states.append(act)
             check = on_token.get(kind)
             values.append(token if check is None else check(token))
-        if token is None:
-            last = Token("$END", "", 0, 1, 1)
-        else:
-            last = Token.new_borrow_pos("$END", "", token)
-        return _finish(rows, states, values, last, self._end)
 
 
 _REPEATS = (_constants.MAX_REPEAT, _constants.POSSESSIVE_REPEAT, _constants.MIN_REPEAT)
@@ -334,33 +351,3 @@ def _retyped(callback: Any, token: Token) -> Token:  # pragma: no cover - see _w
     if found is not None:
         token.type = found
     return token
-
-
-def _reduce(rows: _Rows, states: list[int], values: list[Any], act: Any) -> None:
-    """One reduction: the rule's children taken off the stacks, its value and the goto
-    pushed."""
-    size, callback, origin = act
-    if callback is None:  # a lone child standing for its rule: its value stays
-        del states[-1]
-    elif size == 1:  # given the child itself
-        del states[-1]
-        values[-1] = callback(values[-1])
-    elif size:
-        children = values[-size:]
-        del states[-size:]
-        del values[-size:]
-        values.append(callback(children))
-    else:
-        values.append(callback([]))
-    states.append(rows[states[-1]][origin])
-
-
-def _finish(rows: _Rows, states: list[int], values: list[Any], last: Token, end: int) -> Any:
-    """``ParserState.feed_token(last, is_end=True)``: the reductions the end makes."""
-    while True:
-        act = rows[states[-1]].get(last.type)
-        if act is None or act.__class__ is int:
-            raise Fallback
-        _reduce(rows, states, values, act)
-        if states[-1] == end:
-            return values[-1]
