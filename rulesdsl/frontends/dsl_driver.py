@@ -63,10 +63,13 @@ class OneChild:
         return self.call(children[0])
 
 
-Scan = tuple[tuple[Any, ...], frozenset[str], frozenset[str], dict[str, Any]]
-"""A state's lexer: its compiled expressions (Lark splits one that has too many groups), the
-types it ignores, the types whose text may hold a line break, and its token callbacks (a
-keyword matched by a name's expression is retyped, Lark's ``UnlessCallback``)."""
+Scan = tuple[
+    Callable[[str, int], Any], tuple[Any, ...], frozenset[str], frozenset[str], dict[str, Any]
+]
+"""A state's lexer: its first compiled expression's ``match`` and the others (Lark splits one
+that has too many groups; the grammar's all fit one), the types it ignores, the types whose
+text may hold a line break, and its token callbacks (a keyword matched by a name's expression
+is retyped, Lark's ``UnlessCallback``)."""
 
 
 class _Rows(dict[int, Row]):
@@ -114,7 +117,8 @@ class _Scans(dict[int, Scan]):
         if scan is None:
             scanner = lexer.scanner  # builds the expressions and lexer.callback
             scan = self._by_lexer[id(lexer)] = (
-                tuple(scanner._mres),
+                scanner._mres[0].match,
+                tuple(scanner._mres[1:]),
                 frozenset(lexer.ignore_types),
                 frozenset(lexer.newline_types),
                 {kind: _words(call) for kind, call in lexer.callback.items()},
@@ -172,9 +176,9 @@ class Fused:
                     pos = blanks(text, pos).end()  # (issue 44: a third of the matches)
                     if pos == end:
                         continue
-                mres, ignore, newlines, retype = scans[states[-1]]
-                match = None
-                for mre in mres:
+                first, more, ignore, newlines, retype = scans[states[-1]]
+                match = first(text, pos)
+                for mre in more if match is None else ():
                     match = mre.match(text, pos)
                     if match is not None:
                         break
