@@ -77,15 +77,23 @@ class _Rows(dict[int, Row]):
         super().__init__()
         self._states = states
         self._callbacks = callbacks
+        self._reductions: dict[int, tuple[int, Any, str]] = {}
+        """Each rule's reduction, made once for the states that reduce by it (by the rule's
+        id: a Rule's hash is Python code)."""
 
     def __missing__(self, state: int) -> Row:
         row: Row = {}
+        reductions = self._reductions
         for name, (action, arg) in self._states[state].items():
             if action is Shift:
                 row[name] = arg
-            else:
+                continue
+            act = reductions.get(id(arg))
+            if act is None:
                 size = len(arg.expansion)
-                row[name] = (size, _fused(self._callbacks[arg], size), arg.origin.name)
+                act = (size, _fused(self._callbacks[arg], size), arg.origin.name)
+                reductions[id(arg)] = act
+            row[name] = act
         self[state] = row
         return row
 
