@@ -22,18 +22,6 @@ from rulesdsl.frontends import syntax as s
 from rulesdsl.frontends.dsl_driver import OneChild, first_child
 from rulesdsl.ir.records import dataclass
 
-
-def meta_pos(path: str, meta: Meta | Token | Built) -> s.Pos:
-    """Where a tree node or a token is, as a syntax position."""
-    return s.Pos(
-        path,
-        meta.line or 1,
-        meta.column or 1,
-        meta.end_line or meta.line or 1,
-        meta.end_column or meta.column or 1,
-    )
-
-
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """Control characters a string may not hold, raw or escaped: all but the tab (raw or ``\\t``)
 and the line break (``\\n``; a raw one ends the string)."""
@@ -287,7 +275,8 @@ class BuilderBase:
         return rule(tree.meta, children)
 
     def _p(self, meta: Meta | Token | Built) -> s.Pos:
-        line = meta.line or 1  # meta_pos, written here: a call per syntax node saved
+        """Where a tree node, a rule's reduction or a token is, as a syntax position."""
+        line = meta.line or 1
         column = meta.column or 1
         return new_pos(self.file, line, column, meta.end_line or line, meta.end_column or column)
 
