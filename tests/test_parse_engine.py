@@ -64,7 +64,7 @@ def test_a_text_that_parses_takes_the_fused_loop_to_its_end() -> None:
     builder = dsl._Builder("")
     fused = dsl_driver.Fused(lark, builder.callbacks(lark))
     parser = dsl.Parser()
-    for path, text in _corpus():
+    for path, text in [(p, t) for p, t in _corpus() if not p.startswith("broken")]:
         tree, errors = parser._parse(text, path)
         if tree is None or any(d.code.startswith("E00") and d.code != "E005" for d in errors):
             continue  # a syntax error: Lark's driver reports it
