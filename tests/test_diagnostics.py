@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
 import string
 from pathlib import Path
 
@@ -10,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesdsl.compiler import Compiler
-from rulesdsl.diagnostics import CODES, render_text
+from rulesdsl.diagnostics import CODES, Pos, new_pos, render_text
 from tests.conftest import compile_snippet
 
 HEADER = """ruleset demo "Demo"
@@ -381,3 +383,15 @@ def test_arithmetic_in_an_examples_arguments_says_examples_take_literal_values(
     [d] = [d for d in compiled.diagnostics if d.is_error]
     assert (d.code, d.pos and d.pos.line) == ("E001", line(5))
     assert d.hint is not None and "literal values" in d.hint
+
+
+def test_new_pos_makes_the_same_frozen_pos_as_pos() -> None:
+    """The parser's fast way to make a position (issue 44) gives a true Pos: its class, value,
+    hash, repr, pickle and frozenness are Pos(...)'s."""
+    made, plain = new_pos("a.terrain", 1, 2, 3, 4), Pos("a.terrain", 1, 2, 3, 4)
+    assert type(made) is Pos
+    assert (made, hash(made), repr(made)) == (plain, hash(plain), repr(plain))
+    assert pickle.loads(pickle.dumps(made)) == plain
+    assert dataclasses.replace(made, line=5) == Pos("a.terrain", 5, 2, 3, 4)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.line = 7  # type: ignore[misc]

@@ -57,6 +57,22 @@ def test_the_fused_driver_gives_lark_s_trees_and_diagnostics(
         assert repr(ours) == repr(theirs), path  # positions, tokens' types and all
 
 
+def test_a_text_that_parses_takes_the_fused_loop_to_its_end() -> None:
+    """The fused loop reduces to the start rule at the end of the text itself: a loop that
+    gave up there (Fallback) would still give Lark's answers (the test above), parsing twice."""
+    lark = dsl.lalr_parser()
+    builder = dsl._Builder("")
+    fused = dsl_driver.Fused(lark, builder.callbacks(lark))
+    parser = dsl.Parser()
+    for path, text in [(p, t) for p, t in _corpus() if not p.startswith("broken")]:
+        tree, errors = parser._parse(text, path)
+        if tree is None or any(d.code.startswith("E00") and d.code != "E005" for d in errors):
+            continue  # a syntax error: Lark's driver reports it
+        builder.reset(path)
+        source = text if text.endswith("\n") else text + "\n"
+        assert tuple(fused.parse(source).value) == tree.statements, path
+
+
 def test_a_reused_builder_keeps_no_diagnostic_nor_depth_of_the_last_parse() -> None:
     parser = dsl.Parser()
     bad = BUNDLED[0].read_text("utf-8").replace('"', '"\x01', 1) + "\nx 1" + "9" * 400 + "\n"

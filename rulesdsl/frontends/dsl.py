@@ -480,8 +480,7 @@ class _Builder(TableRules, MoveRules, ArcRules, ExampleRules):
     # -- values -----------------------------------------------------------------------------
 
     def number(self, meta: Meta, ch: list[Token]) -> float:
-        text = str(ch[0])
-        return int(text) if ch[0].type == "INT" else float(text)
+        return int(ch[0]) if ch[0].type == "INT" else float(ch[0])
 
     def signed(self, meta: Meta, ch: list[Any]) -> ir.Number:
         if len(ch) == 2:
@@ -491,8 +490,9 @@ class _Builder(TableRules, MoveRules, ArcRules, ExampleRules):
 
     def quantity(self, meta: Meta, ch: list[Any]) -> s.Located:
         number: ir.Number = ch[0]
-        unit = str(ch[1]) if len(ch) > 1 else None
-        return s.Located(ir.Number(number.value, unit, number.signed), self._p(meta))
+        if len(ch) > 1:
+            number = ir.Number(number.value, str(ch[1]), number.signed)
+        return s.Located(number, self._p(meta))
 
     def rate(self, meta: Meta, ch: list[Any]) -> s.Located:
         return s.Located(ir.Rate(ch[0], ch[1].value), self._p(meta))

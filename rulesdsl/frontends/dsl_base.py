@@ -17,22 +17,10 @@ from lark.grammar import Rule, Terminal
 from lark.tree import Meta
 
 from rulesdsl import ir
-from rulesdsl.diagnostics import Diagnostic, error
+from rulesdsl.diagnostics import Diagnostic, error, new_pos
 from rulesdsl.frontends import syntax as s
-from rulesdsl.frontends.dsl_driver import first_child
+from rulesdsl.frontends.dsl_driver import OneChild, first_child
 from rulesdsl.ir.records import dataclass
-
-
-def meta_pos(path: str, meta: Meta | Token | Built) -> s.Pos:
-    """Where a tree node or a token is, as a syntax position."""
-    return s.Pos(
-        path,
-        meta.line or 1,
-        meta.column or 1,
-        meta.end_line or meta.line or 1,
-        meta.end_column or meta.column or 1,
-    )
-
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """Control characters a string may not hold, raw or escaped: all but the tab (raw or ``\\t``)
@@ -112,13 +100,12 @@ class Built:
         self.end_column = end_column
 
 
-def _reduce_one(rule: Callable[[Any, list[Any]], Any], children: list[Any]) -> Built:
+def _reduce_one(rule: Callable[[Any, list[Any]], Any], child: Any) -> Built:
     """The reduction of a rule of one child, kept (a number, a quantity, a value: two in
     five): what the general one makes, with less work. A child without text (a ``Built``
     whose ``line`` is None) has no position at all, so its span is the rule's either way.
     A child that is a ``Built`` is the rule's own: it spans the same text, and the parser
     holds it nowhere else once reduced (issue 44: one object fewer in two of these)."""
-    child = children[0]
     if child.__class__ is Built:
         child.value = rule(child, [child.value])
         return child
@@ -216,18 +203,27 @@ class BuilderBase:
             # itself, its text's span the rule's (issue 44)
             return first_child
         if one:
-            return partial(_reduce_one, rule)
+            return OneChild(partial(_reduce_one, rule))
         # every child kept, none spliced (two reductions in three): the children themselves,
         # a list the parser makes for this call alone, are the rule's (issue 44)
         whole = [i for i, splice in keep if not splice] == list(range(len(plan.rule.expansion)))
+        # a rule that opens (closes) with a token: its text starts (ends) there
+        opens, closes = (
+            plan.rule.expansion[i].is_term if plan.rule.expansion else False for i in (0, -1)
+        )
 
         def reduce(children: list[Any]) -> Any:
             first = last = None
-            for child in children:
-                if child.__class__ is not Built or child.line is not None:
-                    first = child
-                    break
-            if first is not None:
+            if opens:
+                first = children[0]
+            else:
+                for child in children:
+                    if child.__class__ is not Built or child.line is not None:
+                        first = child
+                        break
+            if closes:
+                last = children[-1]
+            elif first is not None:
                 for child in reversed(children):
                     if child.__class__ is not Built or child.line is not None:
                         last = child
@@ -253,8 +249,10 @@ class BuilderBase:
                     here.value = alone.value
                     return here
                 return alone
-            values = [c.value if c.__class__ is Built else c for c in raw]
-            here.value = rule(cast(Meta, here), values)
+            for i, child in enumerate(raw):  # the list is this reduction's alone (issue 44)
+                if child.__class__ is Built:
+                    raw[i] = child.value
+            here.value = rule(cast(Meta, here), raw)
             return here
 
         return reduce
@@ -277,7 +275,10 @@ class BuilderBase:
         return rule(tree.meta, children)
 
     def _p(self, meta: Meta | Token | Built) -> s.Pos:
-        return meta_pos(self.file, meta)
+        """Where a tree node, a rule's reduction or a token is, as a syntax position."""
+        line = meta.line or 1
+        column = meta.column or 1
+        return new_pos(self.file, line, column, meta.end_line or line, meta.end_column or column)
 
     def _name(self, token: Token) -> s.Name:
         return s.Name(str(token), self._p(token))
@@ -354,9 +355,9 @@ class BuilderBase:
     def _checked_number(self, token: Token) -> Token:
         """A number token whose numbers are all at most the largest float, or an error (E005)
         and a stand-in token of the same type with every number made 1."""
-        text = str(token)
-        if len(text) < 309:  # each number in it under 10**308: no float is larger (issue 44)
+        if len(token) < 309:  # each number in it under 10**308: no float is larger (issue 44)
             return token
+        text = str(token)
         if token.type == "NUMBER":
             too_large = float(text) > _LARGEST
         else:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from re import _constants, _parser
 from typing import Any
 
@@ -38,7 +38,8 @@ class Fallback(Exception):
 Row = dict[str, Any]
 """A state's actions by token or rule name: an ``int`` (shift or goto: the next state) or a
 reduction's ``(length, callback, rule name)``; the callback is None for a rule whose lone
-child stands for it (:func:`first_child`): its value stays on the stack as it is."""
+child stands for it (:func:`first_child`): its value stays on the stack as it is. A rule of
+one child is given the child itself, not a list of it (:class:`OneChild`)."""
 
 
 def first_child(children: list[Any]) -> Any:
@@ -48,10 +49,27 @@ def first_child(children: list[Any]) -> Any:
     return children[0]
 
 
-Scan = tuple[tuple[Any, ...], frozenset[str], frozenset[str], dict[str, Any]]
-"""A state's lexer: its compiled expressions (Lark splits one that has too many groups), the
-types it ignores, the types whose text may hold a line break, and its token callbacks (a
-keyword matched by a name's expression is retyped, Lark's ``UnlessCallback``)."""
+class OneChild:
+    """The callback of a rule of one child, made from ``call``, which takes the child itself:
+    the fused loop calls ``call`` with its stack's top (issue 44: two reductions in five, a
+    list made and taken apart each); Lark's driver calls this with a list of the child."""
+
+    __slots__ = ("call",)
+
+    def __init__(self, call: Callable[[Any], Any]) -> None:
+        self.call = call
+
+    def __call__(self, children: list[Any]) -> Any:
+        return self.call(children[0])
+
+
+Scan = tuple[
+    Callable[[str, int], Any], tuple[Any, ...], frozenset[str], frozenset[str], dict[str, Any]
+]
+"""A state's lexer: its first compiled expression's ``match`` and the others (Lark splits one
+that has too many groups; the grammar's all fit one), the types it ignores, the types whose
+text may hold a line break, and its token callbacks (a keyword matched by a name's expression
+is retyped, Lark's ``UnlessCallback``)."""
 
 
 class _Rows(dict[int, Row]):
@@ -59,21 +77,40 @@ class _Rows(dict[int, Row]):
         super().__init__()
         self._states = states
         self._callbacks = callbacks
+        self._reductions: dict[int, tuple[int, Any, str]] = {}
+        """Each rule's reduction, made once for the states that reduce by it (by the rule's
+        id: a Rule's hash is Python code)."""
 
     def __missing__(self, state: int) -> Row:
         row: Row = {}
+        reductions = self._reductions
         for name, (action, arg) in self._states[state].items():
             if action is Shift:
                 row[name] = arg
-            else:
-                call = self._callbacks[arg]
-                row[name] = (
-                    len(arg.expansion),
-                    None if call is first_child else call,
-                    arg.origin.name,
-                )
+                continue
+            act = reductions.get(id(arg))
+            if act is None:
+                size = len(arg.expansion)
+                act = (size, _fused(self._callbacks[arg], size), arg.origin.name)
+                reductions[id(arg)] = act
+            row[name] = act
         self[state] = row
         return row
+
+
+def _fused(call: Callable[[list[Any]], Any], size: int) -> Callable[[Any], Any] | None:
+    """A reduction's callback as the fused loop calls it (see :data:`Row`)."""
+    if call is first_child:
+        return None
+    if call.__class__ is OneChild:
+        return call.call
+    if size == 1:
+        return partial(_listed, call)
+    return call
+
+
+def _listed(call: Callable[[list[Any]], Any], child: Any) -> Any:
+    return call([child])
 
 
 class _Scans(dict[int, Scan]):
@@ -88,7 +125,8 @@ class _Scans(dict[int, Scan]):
         if scan is None:
             scanner = lexer.scanner  # builds the expressions and lexer.callback
             scan = self._by_lexer[id(lexer)] = (
-                tuple(scanner._mres),
+                scanner._mres[0].match,
+                tuple(scanner._mres[1:]),
                 frozenset(lexer.ignore_types),
                 frozenset(lexer.newline_types),
                 {kind: _words(call) for kind, call in lexer.callback.items()},
@@ -133,67 +171,88 @@ class Fused:
         """The start rule's value for ``text``, as Lark's driver would reduce it; ``line`` and
         ``column`` are where the text's first character stands (a fragment's place in its
         file: its first line's columns move, the later lines' do not)."""
-        rows, scans, on_token = self._rows, self._scans, self._on_token
+        rows, scans, on_token, stop = self._rows, self._scans, self._on_token, self._end
         opens, blanks = self._blanks
         states = [self._start]
         values: list[Any] = []
         pos, line_start, end = 0, 1 - column, len(text)
-        token: Token | None = None
-        while pos < end:
-            if text[pos] in opens:  # a run of blanks, matched as any state's lexer would
-                pos = blanks(text, pos).end()  # (issue 44: a third of the matches)
-                if pos == end:
-                    break
-            mres, ignore, newlines, retype = scans[states[-1]]
-            match = None
-            for mre in mres:
-                match = mre.match(text, pos)
-                if match is not None:
-                    break
-            if match is None:
-                raise Fallback
-            value: str = match.group(0)
-            kind = match.lastgroup
-            ignored = kind in ignore
-            if ignored and kind not in retype:
+        while True:
+            if pos == end:  # the end of the text: its reductions, to the start rule's value
+                kind = "$END"
+            else:
+                if text[pos] in opens:  # a run of blanks, matched as any state's lexer would
+                    pos = blanks(text, pos).end()  # (issue 44: a third of the matches)
+                    if pos == end:
+                        continue
+                first, more, ignore, newlines, retype = scans[states[-1]]
+                match = first(text, pos)
+                for mre in more if match is None else ():
+                    match = mre.match(text, pos)
+                    if match is not None:
+                        break
+                if match is None:
+                    raise Fallback
+                value: str = match.group(0)
+                kind = match.lastgroup
+                ignored = kind in ignore
+                if ignored and kind not in retype:
+                    if kind in newlines and "\n" in value:
+                        line += value.count("\n")
+                        line_start = pos + value.rindex("\n") + 1
+                    pos += len(value)
+                    continue
+                token = _new_str(Token, value)
+                token.type = kind
+                token.value = value
+                token.start_pos = pos
+                token.line = line
+                token.column = pos - line_start + 1
                 if kind in newlines and "\n" in value:
                     line += value.count("\n")
                     line_start = pos + value.rindex("\n") + 1
                 pos += len(value)
-                continue
-            token = _new_str(Token, value)
-            token.type = kind
-            token.value = value
-            token.start_pos = pos
-            token.line = line
-            token.column = pos - line_start + 1
-            if kind in newlines and "\n" in value:
-                line += value.count("\n")
-                line_start = pos + value.rindex("\n") + 1
-            pos += len(value)
-            token.end_line = line
-            token.end_column = pos - line_start + 1
-            token.end_pos = pos
-            if kind in retype:
-                token = _retyped(retype[kind], token)
-            if ignored:
-                continue
-            kind = token.type  # ParserState.feed_token, written here: a call per token saved
+                token.end_line = line
+                token.end_column = pos - line_start + 1
+                token.end_pos = pos
+                if kind in retype:  # a name that may be a keyword (a call per name saved)
+                    words = retype[kind]
+                    if words.__class__ is dict:
+                        token.type = words.get(value, kind)
+                    else:
+                        token = _retyped(words, token)
+                if ignored:
+                    continue
+                kind = token.type
+            # ParserState.feed_token, written here (issue 44: a call per token and one per
+            # reduction saved): the reductions this token makes, then its shift
             while True:
                 act = rows[states[-1]].get(kind)
                 if act is None:
                     raise Fallback
                 if act.__class__ is int:
                     break
-                _reduce(rows, states, values, act)
+                size, callback, origin = act
+                if callback is None:  # a lone child standing for its rule: its value stays
+                    del states[-1]
+                elif size == 1:  # given the child itself
+                    del states[-1]
+                    values[-1] = callback(values[-1])
+                elif size:
+                    children = values[-size:]
+                    del states[-size:]
+                    del values[-size:]
+                    values.append(callback(children))
+                else:
+                    values.append(callback([]))
+                goto = rows[states[-1]][origin]
+                if goto == stop and kind == "$END":
+                    return values[-1]
+                states.append(goto)
+            if kind == "$END":  # a shift of the end: not what Lark's driver does
+                raise Fallback
             states.append(act)
             check = on_token.get(kind)
             values.append(token if check is None else check(token))
-        if token is None:
-            last = Token("$END", "", 0, 1, 1)
-        else:
-            last = Token.new_borrow_pos("$END", "", token)
-        return _finish(rows, states, values, last, self._end)
 
 
 _REPEATS = (_constants.MAX_REPEAT, _constants.POSSESSIVE_REPEAT, _constants.MIN_REPEAT)
@@ -295,40 +354,12 @@ def _words(callback: Any) -> Any:
     return words
 
 
-def _retyped(callback: Any, token: Token) -> Token:
-    if callback.__class__ is dict:
-        found = callback.get(token.value)
-    elif callback.__class__ is UnlessCallback:  # pragma: no cover - see _words
+def _retyped(callback: Any, token: Token) -> Token:  # pragma: no cover - see _words
+    """A token retyped by a lexer callback that is not plain keywords'."""
+    if callback.__class__ is UnlessCallback:
         found = callback.scanner.fullmatch(token.value)
-    else:  # pragma: no cover - the grammar has no other token callback
+    else:  # the grammar has no other token callback
         raise Fallback
     if found is not None:
         token.type = found
     return token
-
-
-def _reduce(rows: _Rows, states: list[int], values: list[Any], act: Any) -> None:
-    """One reduction: the rule's children taken off the stacks, its value and the goto
-    pushed."""
-    size, callback, origin = act
-    if callback is None:  # a lone child standing for its rule: its value stays
-        del states[-1]
-    elif size:
-        children = values[-size:]
-        del states[-size:]
-        del values[-size:]
-        values.append(callback(children))
-    else:
-        values.append(callback([]))
-    states.append(rows[states[-1]][origin])
-
-
-def _finish(rows: _Rows, states: list[int], values: list[Any], last: Token, end: int) -> Any:
-    """``ParserState.feed_token(last, is_end=True)``: the reductions the end makes."""
-    while True:
-        act = rows[states[-1]].get(last.type)
-        if act is None or act.__class__ is int:
-            raise Fallback
-        _reduce(rows, states, values, act)
-        if states[-1] == end:
-            return values[-1]
