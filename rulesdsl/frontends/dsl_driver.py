@@ -178,7 +178,7 @@ class Fused:
         pos, line_start, end = 0, 1 - column, len(text)
         while True:
             if pos == end:  # the end of the text: its reductions, to the start rule's value
-                kind = "$END"
+                terminal = "$END"
             else:
                 if text[pos] in opens:  # a run of blanks, matched as any state's lexer would
                     pos = blanks(text, pos).end()  # (issue 44: a third of the matches)
@@ -193,40 +193,40 @@ class Fused:
                 if match is None:
                     raise Fallback
                 value: str = match.group(0)
-                kind = match.lastgroup
-                ignored = kind in ignore
-                if ignored and kind not in retype:
-                    if kind in newlines and "\n" in value:
+                terminal = match.lastgroup
+                ignored = terminal in ignore
+                if ignored and terminal not in retype:
+                    if terminal in newlines and "\n" in value:
                         line += value.count("\n")
                         line_start = pos + value.rindex("\n") + 1
                     pos += len(value)
                     continue
                 token = _new_str(Token, value)
-                token.type = kind
+                token.type = terminal
                 token.value = value
                 token.start_pos = pos
                 token.line = line
                 token.column = pos - line_start + 1
-                if kind in newlines and "\n" in value:
+                if terminal in newlines and "\n" in value:
                     line += value.count("\n")
                     line_start = pos + value.rindex("\n") + 1
                 pos += len(value)
                 token.end_line = line
                 token.end_column = pos - line_start + 1
                 token.end_pos = pos
-                if kind in retype:  # a name that may be a keyword (a call per name saved)
-                    words = retype[kind]
+                if terminal in retype:  # a name that may be a keyword (a call per name saved)
+                    words = retype[terminal]
                     if words.__class__ is dict:
-                        token.type = words.get(value, kind)
+                        token.type = words.get(value, terminal)
                     else:
                         token = _retyped(words, token)
                 if ignored:
                     continue
-                kind = token.type
+                terminal = token.type
             # ParserState.feed_token, written here (issue 44: a call per token and one per
             # reduction saved): the reductions this token makes, then its shift
             while True:
-                act = rows[states[-1]].get(kind)
+                act = rows[states[-1]].get(terminal)
                 if act is None:
                     raise Fallback
                 if act.__class__ is int:
@@ -245,13 +245,13 @@ class Fused:
                 else:
                     values.append(callback([]))
                 goto = rows[states[-1]][origin]
-                if goto == stop and kind == "$END":
+                if goto == stop and terminal == "$END":
                     return values[-1]
                 states.append(goto)
-            if kind == "$END":  # a shift of the end: not what Lark's driver does
+            if terminal == "$END":  # a shift of the end: not what Lark's driver does
                 raise Fallback
             states.append(act)
-            check = on_token.get(kind)
+            check = on_token.get(terminal)
             values.append(token if check is None else check(token))
 
 
