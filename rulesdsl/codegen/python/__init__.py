@@ -90,7 +90,7 @@ def _entries(pairs: Iterable[tuple[Any, Any]], indent: int) -> str:
     for a block with an entry per feature (a Jinja call per entry cost as much as its layout,
     issue 44)."""
     pad = " " * indent
-    return "\n".join([pad + python_layout.layout_entry(k, v, indent, 1) + "," for k, v in pairs])
+    return "\n".join([pad + _entry(k, v, indent) + "," for k, v in pairs])
 
 
 def _combinations(modifier: str, combinations: list[tuple[tuple[str, ...], Any]]) -> str:

@@ -19,10 +19,6 @@ class Code(python_layout.Atom):
 
     __slots__ = ()
 
-    @property
-    def source(self) -> str:
-        return self.text
-
     def __repr__(self) -> str:
         return self.text
 
